@@ -1,0 +1,12 @@
+// Every migration, in order; the SQL files are imported as text so the binary carries them.
+import m0001 from "./0001_memories.sql" with { type: "text" };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: "memories", sql: m0001 },
+];

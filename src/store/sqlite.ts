@@ -1,0 +1,43 @@
+// The only bun:sqlite import: opens the database file, sets the pragmas every connection
+// needs (WAL, busy timeout, foreign keys) and loads sqlite-vec from a real file.
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import vecExtension from "sqlite-vec-linux-x64/vec0.so" with { type: "file" };
+import { materialise } from "~/shared/native-files";
+
+export type Db = Database;
+export type { Statement } from "bun:sqlite";
+
+/** `:memory:` or an absolute/relative file path (already resolved from STORE_URL). */
+export async function openDb(path: string, opts: { nativeCacheDir: string }): Promise<Db> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.run("PRAGMA busy_timeout = 5000");
+  if (path !== ":memory:") {
+    db.run("PRAGMA journal_mode = WAL");
+    // NORMAL is durable across process crashes (kill -9) in WAL mode; FULL adds power-loss safety.
+    db.run("PRAGMA synchronous = NORMAL");
+  }
+  db.run("PRAGMA foreign_keys = ON");
+  db.run("PRAGMA temp_store = MEMORY");
+  await loadVec(db, opts.nativeCacheDir);
+  return db;
+}
+
+async function loadVec(db: Db, cacheDir: string): Promise<void> {
+  let file: string;
+  try {
+    file = await materialise(vecExtension, join(cacheDir, "native"), "vec0.so");
+    db.loadExtension(file, "sqlite3_vec_init");
+  } catch (e) {
+    throw new Error(
+      `could not load the sqlite-vec extension (${(e as Error).message}); reinstall with 'bun install' or use the release binary`,
+    );
+  }
+}
+
+/** Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no upgrade deadlocks). */
+export function tx<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
