@@ -1,0 +1,42 @@
+// createApp(services): the Elysia app with every route group listed in one place, mounted at
+// the root and again under /v1 (cloud-compatible paths).
+import { Elysia } from "elysia";
+import { swagger } from "@elysiajs/swagger";
+import type { Services } from "./services";
+import { installPipeline } from "./http/pipeline";
+import { RequestMetrics } from "./http/metrics";
+import { memoryRoutes } from "./http/memory.routes";
+import { systemRoutes } from "./http/system.routes";
+
+const OPEN_PATHS = new Set(["/health", "/v1/health"]);
+
+export function createApp(s: Services) {
+  const metrics = new RequestMetrics();
+  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s)];
+  const app = new Elysia();
+  installPipeline(app, {
+    logger: s.logger,
+    metrics,
+    maxBodyBytes: s.config.maxBodyBytes,
+    auth: s.config.auth,
+    cors: s.config.cors,
+    open: (path) => OPEN_PATHS.has(path),
+  });
+  app.use(
+    swagger({
+      path: "/swagger",
+      exclude: [/^\/v1\//],
+      documentation: {
+        info: { title: "Engram", version: s.version, description: "Shared memory server for AI tools, with governance." },
+        components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      },
+    }),
+  );
+  for (const r of routes()) app.use(r);
+  const v1 = new Elysia({ prefix: "/v1" });
+  for (const r of routes()) v1.use(r);
+  app.use(v1);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,8 @@
+// Process exit codes, in one table.
+export const EXIT = {
+  OK: 0,
+  /** Unexpected failure at run time (details in the log). */
+  FAILURE: 1,
+  /** Bad flags, settings or usage; nothing was started. */
+  USAGE: 2,
+} as const;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bun
+// The command line: argv → command. `bun start` and the compiled binary both enter here.
+import { ConfigError, loadConfig } from "~/config/load-config";
+import { VERSION } from "~/version";
+import { EXIT } from "./exit-codes";
+import { COMMANDS, helpText } from "./help";
+import { serve } from "./serve";
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  const command = first && !first.startsWith("-") ? first : "serve";
+  const args = first && !first.startsWith("-") ? rest : argv;
+  if (args.includes("--help") || args.includes("-h") || command === "help") {
+    console.log(helpText(VERSION));
+    return EXIT.OK;
+  }
+  if (args.includes("--version") || command === "version") {
+    console.log(VERSION);
+    return EXIT.OK;
+  }
+  if (!COMMANDS.some(([c]) => c === command)) {
+    console.error(`engram: unknown command '${command}' (commands: ${COMMANDS.map(([c]) => c).join(", ")})`);
+    return EXIT.USAGE;
+  }
+  try {
+    const config = loadConfig({ argv: args, env: process.env });
+    switch (command) {
+      case "serve":
+        return await serve(config);
+      default:
+        console.error(`engram: '${command}' is not yet available in this build`);
+        return EXIT.USAGE;
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`engram: ${e.message}`);
+      return EXIT.USAGE;
+    }
+    console.error(`engram: ${(e as Error).message}`);
+    return EXIT.FAILURE;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exit(code);

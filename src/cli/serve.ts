@@ -1,0 +1,22 @@
+// `engram serve`: start, print the one startup line, stop cleanly on SIGTERM/SIGINT.
+import type { Config } from "~/config/config.schema";
+import { startServer } from "~/main";
+import { VERSION } from "~/version";
+import { EXIT } from "./exit-codes";
+
+export async function serve(config: Config): Promise<number> {
+  const server = await startServer(config);
+  const s = server.services.search.status();
+  const mode = s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
+  console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);
+  return new Promise((resolve) => {
+    const shutdown = async (signal: string) => {
+      server.services.logger.info("shutting down", { signal });
+      await server.stop();
+      resolve(EXIT.OK);
+      process.exit(EXIT.OK);
+    };
+    process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
+}

@@ -1,0 +1,100 @@
+// Everything every request passes through, in order: CORS, body size and media type, auth,
+// JSON parsing, error envelopes (incl. 405 for a known path with the wrong method), metrics
+// and the debug request log.
+import type { Elysia } from "elysia";
+import { AppError } from "~/shared/errors";
+import type { Logger } from "~/shared/logger";
+import { errorResponse, fromElysia, internalError } from "./errors";
+import { makeKeyCheck } from "./auth";
+import { corsHeaders, makeOriginCheck } from "./cors";
+import type { RequestMetrics } from "./metrics";
+
+export interface PipelineOptions {
+  logger: Logger;
+  metrics: RequestMetrics;
+  maxBodyBytes: number;
+  auth: { enabled: boolean; apiKeys: string[] };
+  cors: { enabled: boolean; origins: string[] };
+  /** Paths that never need auth. */
+  open: (path: string) => boolean;
+}
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const isJson = (ct: string | null) => !!ct && /^application\/([\w.+-]*\+)?json\b/i.test(ct.trim());
+const started = new WeakMap<Request, number>();
+const oversize = new WeakSet<Request>();
+/** Status of responses the pipeline builds itself (Elysia's after-response context does not carry it). */
+const statusOf = new WeakMap<Request, number>();
+const answer = (req: Request, res: Response) => (statusOf.set(req, res.status), res);
+
+export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, o: PipelineOptions) {
+  const keyOk = makeKeyCheck(o.auth.apiKeys);
+  const originOk = makeOriginCheck(o.cors.origins);
+  const corsFor = (req: Request): Record<string, string> => {
+    const origin = req.headers.get("origin");
+    return o.cors.enabled && origin && originOk(origin) ? corsHeaders(origin) : {};
+  };
+  let matchers: { method: string; re: RegExp }[] | null = null;
+  const allowed = (path: string) => {
+    matchers ??= app.routes.map((r: { method: string; path: string }) => ({
+      method: r.method,
+      re: new RegExp("^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "$"),
+    }));
+    return [...new Set(matchers.filter((m) => m.re.test(path)).map((m) => m.method))];
+  };
+
+  function toErrorResponse(code: string | number, error: unknown, request: Request): Response {
+    const cors = corsFor(request);
+    if (oversize.has(request)) return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors);
+    const path = new URL(request.url).pathname;
+    if (code === "NOT_FOUND") {
+      const methods = allowed(path);
+      if (methods.length && !methods.includes(request.method))
+        return errorResponse(new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${methods.join(", ")}`), { ...cors, allow: methods.join(", ") });
+    }
+    if (code === "VALIDATION" && (error as any)?.type === "body" && request.headers.get("content-type") === null && BODY_METHODS.has(request.method))
+      return errorResponse(new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"), cors);
+    const mapped = fromElysia(code, error);
+    if (mapped) return errorResponse(mapped, cors);
+    return internalError(error, o.logger, request);
+  }
+
+  return app
+    .onRequest(({ request, set }) => {
+      started.set(request, performance.now());
+      const cors = corsFor(request);
+      Object.assign(set.headers, cors);
+      if (request.method === "OPTIONS" && o.cors.enabled) return answer(request, new Response(null, { status: 204, headers: cors }));
+      const path = new URL(request.url).pathname;
+      const len = Number(request.headers.get("content-length") ?? 0);
+      if (len > o.maxBodyBytes) return answer(request, errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors));
+      const hasBody = len > 0 || request.headers.has("transfer-encoding");
+      if (BODY_METHODS.has(request.method) && hasBody && !isJson(request.headers.get("content-type")) && !path.startsWith("/mcp"))
+        return answer(request, errorResponse(new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"), cors));
+      if (o.auth.enabled && !o.open(path) && !keyOk(request.headers.get("authorization")))
+        return answer(request, errorResponse(new AppError("UNAUTHORIZED", "missing or invalid API key; send Authorization: Bearer <key>"), cors));
+    })
+    .onParse(async ({ request }) => {
+      if (!isJson(request.headers.get("content-type"))) return;
+      const text = await request.text();
+      if (text.length > o.maxBodyBytes && Buffer.byteLength(text) > o.maxBodyBytes) {
+        oversize.add(request);
+        throw new Error("body too large");
+      }
+      return text.trim() === "" ? undefined : JSON.parse(text);
+    })
+    .onError(({ code, error, request }) => answer(request, toErrorResponse(code, error, request)))
+    .onAfterResponse((ctx: any) => {
+      const { request } = ctx;
+      const t0 = started.get(request);
+      const ms = t0 === undefined ? 0 : performance.now() - t0;
+      const path = new URL(request.url).pathname;
+      const status = statusOf.get(request) ?? (typeof ctx.set?.status === "number" ? ctx.set.status : 200);
+      const endpoint = ctx.route && !String(ctx.route).includes("*") ? ctx.route : "(unmatched)";
+      o.metrics.record(endpoint, status, ms);
+      if (o.logger.enabled("debug")) {
+        const user = ctx.query?.user_id ?? ctx.body?.user_id;
+        o.logger.debug("request", { method: request.method, path, user, status, ms: Number(ms.toFixed(2)) });
+      }
+    });
+}

@@ -1,0 +1,89 @@
+// Composition root: config → db → migrations → services → app → listen, plus graceful
+// shutdown. The only place that picks implementations.
+import type { Config } from "./config/config.schema";
+import { loadConfig, type ServerOptions } from "./config/load-config";
+import { openDb, type Db } from "./store/sqlite";
+import { migrate } from "./store/migrate";
+import { createLogger, type Logger } from "./shared/logger";
+import { systemClock, type Clock } from "./shared/clock";
+import { SearchService } from "./search/search.service";
+import { createEmbedder } from "./search/create-embedder";
+import type { Embedder } from "./search/embedder";
+import { MemoryService } from "./memory/memory.service";
+import { createApp } from "./app";
+import type { Services } from "./services";
+import { VERSION } from "./version";
+
+export interface BuildOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Replaces the configured embedder (tests); null = keyword only. */
+  embedder?: Embedder | null;
+}
+
+export interface Engine extends Services {
+  db: Db;
+  close(): Promise<void>;
+}
+
+export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
+  const logger = o.logger ?? createLogger(config.logLevel);
+  const clock = o.clock ?? systemClock;
+  const db = await openDb(config.storePath, { nativeCacheDir: config.cacheDir });
+  migrate(db);
+  const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config, logger);
+  const search = new SearchService(db, embedder, logger);
+  await search.start();
+  const memory = new MemoryService(db, search, clock, logger);
+  let closed = false;
+  return {
+    config, logger, version: VERSION, db, search, memory,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await embedder?.close?.();
+      db.close();
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Engine;
+  stop(): Promise<void>;
+}
+
+/** Starts serving; `stop()` finishes in-flight requests, then closes the database. */
+export async function startServer(config: Config, o: BuildOptions = {}): Promise<RunningServer> {
+  const services = await buildServices(config, o);
+  const app = createApp(services);
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    // Backstop above the 413 check in the pipeline (which answers with the error envelope).
+    maxRequestBodySize: config.maxBodyBytes + 64 * 1024,
+    fetch: (req) => app.handle(req),
+  });
+  const host = config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${server.port}`;
+  // Background: vectors for memories stored under another model (or while the model was down).
+  void services.search.reembedMissing().catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    port: server.port!,
+    services,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await services.close();
+      })()),
+  };
+}
+
+/** The seed's programmatic API: createServer(options) → { url, port, stop() }. */
+export async function createServer(options: ServerOptions = {}): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  const { url, port, stop } = await startServer(loadConfig({ options, env: process.env }));
+  return { url, port, stop };
+}

@@ -1,0 +1,217 @@
+// The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
+// with isolation, scoping, versions, the search cache and the cascade through other layers.
+import type { Db } from "~/store/sqlite";
+import { MemoryRepo, type MemoryRow } from "~/store/memory-repo";
+import type { SearchService } from "~/search/search.service";
+import type { Clock } from "~/shared/clock";
+import type { Logger } from "~/shared/logger";
+import { AppError, notFound, validationError } from "~/shared/errors";
+import { newId } from "~/shared/ids";
+import { readTraits, type MemoryTraits } from "./metadata";
+import { SearchCache } from "./search-cache";
+import type {
+  AddMemoriesInput, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef, MemoryResponse,
+  SearchMemoryInput, SearchResponse, UpdateMemoryInput, SourceType,
+} from "./memory.schema";
+import { decodeCursor, encodeCursor } from "./cursor";
+import type { MemoryHooks } from "./memory-hooks";
+
+export const DEFAULT_AGENT = "mcp-agent";
+
+interface Draft {
+  text: string;
+  metadata: Record<string, unknown>;
+  traits: MemoryTraits;
+}
+
+export class MemoryService {
+  private readonly repo: MemoryRepo;
+  readonly cache: SearchCache<SearchResponse>;
+  private readonly usersSeen = new Set<string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly search: SearchService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly hooks: MemoryHooks = {},
+  ) {
+    this.repo = new MemoryRepo(db);
+    this.cache = new SearchCache(db, () => clock.now());
+  }
+
+  get uniqueUsers(): number {
+    return this.usersSeen.size;
+  }
+
+  async add(input: AddMemoriesInput): Promise<{ success: true; memory_ids: string[] }> {
+    if ((input.memory === undefined) === (input.messages === undefined))
+      throw validationError(input.memory === undefined ? "memory" : "messages", "provide exactly one of memory or messages");
+    const agentId = input.agent_id ?? DEFAULT_AGENT;
+    const drafts = this.drafts(input);
+    for (const d of drafts) this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
+    const vectors = await this.search.embed(drafts.map((d) => d.text));
+    const now = this.clock.now();
+    const ids = this.db.transaction(() => {
+      const conversationRef = input.messages ? (this.hooks.conversations?.record({ userId: input.user_id, agentId, sessionId: input.session_id, messages: input.messages, now }) ?? null) : null;
+      return drafts.map((d, i) => {
+        const id = newId();
+        const rowid = this.repo.insert({
+          id, user_id: input.user_id, agent_id: agentId, session_id: input.session_id ?? "", memory: d.text,
+          metadata: JSON.stringify(d.metadata), importance: d.traits.importance, source_type: d.traits.sourceType,
+          expires_at: d.traits.expiresAt, conversation_ref: d.traits.conversationRef ?? conversationRef,
+          immutable_ref: d.traits.immutableRef, created_at: now,
+        });
+        if (vectors) this.search.writeVectors([{ rowid, userId: input.user_id, agentId, sessionId: input.session_id ?? "", expiresAt: d.traits.expiresAt, vector: vectors[i] ?? null }]);
+        this.hooks.graph?.linkMemory(input.user_id, id, d.text);
+        return id;
+      });
+    }).immediate();
+    this.touched(input.user_id);
+    for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
+    return { success: true, memory_ids: ids };
+  }
+
+  private drafts(input: AddMemoriesInput): Draft[] {
+    const base = input.metadata ?? {};
+    if (input.memory !== undefined) {
+      if (!input.memory.trim()) throw validationError("memory", "memory must not be blank");
+      return [{ text: input.memory, metadata: base, traits: readTraits(base, "tool") }];
+    }
+    const drafts = input.messages!
+      .filter((m) => m.content.trim())
+      .map((m) => {
+        const metadata = { ...base, role: m.role };
+        return { text: m.content, metadata, traits: readTraits(metadata, "conversation" as SourceType) };
+      });
+    if (!drafts.length) throw validationError("messages", "messages must contain at least one non-empty content");
+    return drafts;
+  }
+
+  async searchMemories(input: SearchMemoryInput): Promise<SearchResponse> {
+    if (!input.query.trim()) throw validationError("query", "query must not be blank");
+    this.usersSeen.add(input.user_id);
+    const key = JSON.stringify([input.query, input.limit, input.agent_id, input.session_id, input.metadata]);
+    const cached = this.cache.get(input.user_id, key);
+    if (cached) return cached;
+    const limit = input.limit ?? 10;
+    const filter = { userId: input.user_id, agentId: input.agent_id, sessionId: input.session_id ?? "", now: this.clock.now(), metadata: input.metadata };
+    const ranked = await this.search.rank(filter, input.query, limit);
+    const rows = new Map(this.repo.byRowids(input.user_id, ranked.map((r) => r.id)).map((r) => [r.rowid, r]));
+    const results = ranked.flatMap((r) => {
+      const row = rows.get(r.id);
+      return row ? [{ id: row.id, memory: row.memory, score: r.score, metadata: JSON.parse(row.metadata), created_at: iso(row.created_at) }] : [];
+    });
+    const response = { results };
+    this.cache.set(input.user_id, key, response);
+    return response;
+  }
+
+  list(input: ListMemoriesInput): ListResponse {
+    this.usersSeen.add(input.user_id);
+    const limit = input.limit ?? 50;
+    const now = this.clock.now();
+    const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
+    const rows = this.repo.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const last = page.at(-1);
+    return {
+      results: page.map((r) => ({ id: r.id, memory: r.memory, metadata: JSON.parse(r.metadata), agent_id: r.agent_id, session_id: r.session_id || null, created_at: iso(r.created_at) })),
+      total: this.repo.count(input.user_id, now, input.agent_id),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
+    };
+  }
+
+  get(ref: MemoryRef): MemoryResponse {
+    this.usersSeen.add(ref.user_id);
+    return toResponse(this.mustGet(ref));
+  }
+
+  async update(input: UpdateMemoryInput): Promise<MemoryResponse> {
+    if (input.memory === undefined && input.metadata === undefined) throw validationError("memory", "provide memory or metadata to update");
+    if (input.memory !== undefined && !input.memory.trim()) throw validationError("memory", "memory must not be blank");
+    const row = this.mustGet(input);
+    const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
+    const traits = readTraits(metadata, row.source_type as SourceType);
+    this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
+    const text = input.memory ?? row.memory;
+    const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
+    this.db.transaction(() => {
+      const current = this.mustGet(input);
+      if (current.version !== row.version) throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
+      this.repo.update(row, { memory: text, metadata: JSON.stringify(metadata), importance: traits.importance, source_type: traits.sourceType, expires_at: traits.expiresAt }, this.clock.now());
+      if (vectors) this.search.writeVectors([{ rowid: row.rowid, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id, expiresAt: traits.expiresAt, vector: vectors[0] ?? null }]);
+      if (input.memory !== undefined && this.hooks.graph) {
+        this.hooks.graph.unlinkMemories(row.user_id, [row.id]);
+        this.hooks.graph.linkMemory(row.user_id, row.id, text);
+      }
+    }).immediate();
+    this.touched(input.user_id);
+    return this.get(input);
+  }
+
+  versions(ref: MemoryRef): { success: true; versions: { version: number; memory: string; created_at: string }[] } {
+    const row = this.mustGet(ref);
+    const previous = this.repo.versions(ref.user_id, ref.memory_id).map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at) }));
+    return { success: true, versions: [{ version: row.version, memory: row.memory, created_at: iso(row.updated_at) }, ...previous] };
+  }
+
+  delete(ref: MemoryRef): DeleteResponse {
+    const deleted = this.db.transaction(() => {
+      const rowid = this.repo.delete(ref.user_id, ref.memory_id);
+      if (rowid === null) return false;
+      this.search.deleteVectors([rowid]);
+      this.hooks.graph?.unlinkMemories(ref.user_id, [ref.memory_id]);
+      return true;
+    }).immediate();
+    if (!deleted) throw notFound("memory", ref.memory_id);
+    this.touched(ref.user_id);
+    return { success: true, deleted_count: 1 };
+  }
+
+  /** Without cascade: the user's memories. With cascade: every layer, minus what policy must retain. */
+  deleteAll(input: DeleteAllInput): DeleteResponse {
+    const result = this.db.transaction(() => {
+      const removed = this.repo.deleteAllForUser(input.user_id);
+      this.search.deleteVectors(removed.map((r) => r.rowid));
+      this.hooks.graph?.unlinkMemories(input.user_id, removed.map((r) => r.id));
+      const retained: Record<string, number> = {};
+      if (input.cascade) for (const eraser of this.hooks.erasers ?? []) Object.assign(retained, eraser.eraseUser(input.user_id).retained);
+      return { deleted: removed.length, retained };
+    }).immediate();
+    this.touched(input.user_id);
+    const out: DeleteResponse = { success: true, deleted_count: result.deleted };
+    if (input.cascade) out.retained = result.retained;
+    return out;
+  }
+
+  private mustGet(ref: MemoryRef): MemoryRow {
+    const row = this.repo.get(ref.user_id, ref.memory_id, this.clock.now());
+    if (!row) throw notFound("memory", ref.memory_id);
+    return row;
+  }
+
+  private touched(userId: string): void {
+    this.usersSeen.add(userId);
+    this.cache.invalidate(userId);
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function toResponse(r: MemoryRow): MemoryResponse {
+  return {
+    success: true, id: r.id, memory: r.memory, metadata: JSON.parse(r.metadata), agent_id: r.agent_id,
+    session_id: r.session_id || null, created_at: iso(r.created_at), updated_at: iso(r.updated_at), version: r.version,
+  };
+}
+
+/** Shallow merge; a key set to null is removed. */
+function mergeMetadata(current: Record<string, unknown>, patch?: Record<string, unknown>): Record<string, unknown> {
+  if (!patch) return current;
+  const out = { ...current, ...patch };
+  for (const [k, v] of Object.entries(patch)) if (v === null) delete out[k];
+  return out;
+}

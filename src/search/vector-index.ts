@@ -1,0 +1,80 @@
+// sqlite-vec storage and KNN for one embedding model: a vec0 table partitioned by user, with
+// agent, session and expiry as metadata columns so filters run inside the KNN query.
+import type { Db } from "~/store/sqlite";
+import { filterSql, type MemoryFilter } from "./memory-filter";
+import type { RankedRow } from "./keyword-index";
+
+/** vec0 metadata columns cannot hold NULL: "never expires" is stored as this. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+/** sqlite-vec's KNN limit. */
+const MAX_K = 4096;
+
+export interface VectorRow {
+  rowid: number;
+  userId: string;
+  agentId: string;
+  sessionId: string;
+  expiresAt: number | null;
+  /** null = the model gave no vector (no known word): recorded as embedded, found by keyword only. */
+  vector: Float32Array | null;
+}
+
+export class VectorIndex {
+  readonly table: string;
+
+  constructor(
+    private readonly db: Db,
+    readonly modelId: string,
+    readonly dimensions: number,
+  ) {
+    // The name comes from a hash, never from text: the model id is not trusted SQL.
+    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
+    this.table = `vec_${hash}_${dimensions}`;
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) throw new Error(`bad vector dimension ${dimensions}`);
+    db.run(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${this.table} USING vec0(` +
+        `user_id TEXT PARTITION KEY, embedding FLOAT[${dimensions}] distance_metric=cosine, ` +
+        `agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
+    );
+  }
+
+  /** Must run inside the caller's write transaction. */
+  upsert(rows: VectorRow[]): void {
+    if (!rows.length) return;
+    const del = this.db.query(`DELETE FROM ${this.table} WHERE rowid = ?`);
+    const ins = this.db.query(
+      `INSERT INTO ${this.table} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
+    for (const r of rows) {
+      del.run(r.rowid);
+      if (r.vector) ins.run(r.rowid, r.userId, r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
+      mark.run(r.rowid, this.modelId);
+    }
+  }
+
+  delete(rowids: number[]): void {
+    const del = this.db.query(`DELETE FROM ${this.table} WHERE rowid = ?`);
+    for (const id of rowids) del.run(id);
+  }
+
+  /** Nearest neighbours inside the filter; metadata filters use an exact scan of the user's matching rows. */
+  rank(filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+    if (filter.metadata && Object.keys(filter.metadata).length) return this.scan(filter, vector, n);
+    const agent = filter.agentId !== undefined ? " AND agent_id = ?" : "";
+    const sql =
+      `SELECT rowid, 1 - distance AS score FROM ${this.table} WHERE embedding MATCH ? AND k = ? ` +
+      `AND user_id = ? AND session_id = ? AND expires_at > ?${agent} ORDER BY distance`;
+    const params: any[] = [vector, Math.min(n, MAX_K), filter.userId, filter.sessionId, filter.now];
+    if (filter.agentId !== undefined) params.push(filter.agentId);
+    return this.db.query<RankedRow, any[]>(sql).all(...params);
+  }
+
+  private scan(filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+    const { where, params } = filterSql(filter);
+    const sql =
+      `SELECT m.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM memories m ` +
+      `JOIN ${this.table} v ON v.rowid = m.rowid WHERE ${where} ORDER BY score DESC LIMIT ?`;
+    return this.db.query<RankedRow, any[]>(sql).all(vector, ...params, n);
+  }
+}

@@ -1,0 +1,111 @@
+// Prepared SQL for the memories table family (memories, memory_versions); every statement is
+// scoped by user_id. Callers own transactions.
+import type { Db } from "./sqlite";
+
+export interface MemoryRow {
+  rowid: number;
+  id: string;
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  memory: string;
+  metadata: string;
+  importance: number;
+  source_type: string;
+  expires_at: number | null;
+  conversation_ref: string | null;
+  immutable_ref: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at">;
+
+export interface VersionRow {
+  version: number;
+  memory: string;
+  metadata: string;
+  created_at: number;
+}
+
+const VISIBLE = "(expires_at IS NULL OR expires_at > ?)";
+
+export class MemoryRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(m: NewMemory): number {
+    const r = this.db
+      .query<{ rowid: number }, any[]>(
+        `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
+           conversation_ref, immutable_ref, version, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING rowid`,
+      )
+      .get(m.id, m.user_id, m.agent_id, m.session_id, m.memory, m.metadata, m.importance, m.source_type, m.expires_at,
+        m.conversation_ref, m.immutable_ref, m.created_at, m.created_at);
+    return r!.rowid;
+  }
+
+  get(userId: string, id: string, now: number): MemoryRow | null {
+    return this.db.query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`).get(userId, id, now);
+  }
+
+  byRowids(userId: string, rowids: number[]): MemoryRow[] {
+    if (!rowids.length) return [];
+    return this.db
+      .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND rowid IN (SELECT value FROM json_each(?))`)
+      .all(userId, JSON.stringify(rowids));
+  }
+
+  /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
+  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): MemoryRow[] {
+    const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";
+    const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
+    const params: any[] = [q.userId, q.now];
+    if (q.agentId !== undefined) params.push(q.agentId);
+    if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
+    return this.db
+      .query<MemoryRow, any[]>(
+        `SELECT rowid, * FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      )
+      .all(...params, q.limit);
+  }
+
+  count(userId: string, now: number, agentId?: string): number {
+    const agent = agentId !== undefined ? " AND agent_id = ?" : "";
+    const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
+    return this.db.query<{ n: number }, any[]>(`SELECT count(*) AS n FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`).get(...params)!.n;
+  }
+
+  /** Keeps the current text as a previous version, then writes the new one. */
+  update(row: MemoryRow, next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null }, now: number): void {
+    this.db
+      .query("INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at) VALUES (?, ?, ?, ?, ?)")
+      .run(row.id, row.version, row.memory, row.metadata, row.updated_at);
+    this.db
+      .query(
+        `UPDATE memories SET memory = ?, metadata = ?, importance = ?, source_type = ?, expires_at = ?, version = version + 1,
+           updated_at = ? WHERE rowid = ? AND user_id = ?`,
+      )
+      .run(next.memory, next.metadata, next.importance, next.source_type, next.expires_at, now, row.rowid, row.user_id);
+  }
+
+  versions(userId: string, id: string): VersionRow[] {
+    return this.db
+      .query<VersionRow, any[]>(
+        `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
+         WHERE m.user_id = ? AND m.id = ? ORDER BY v.version DESC`,
+      )
+      .all(userId, id);
+  }
+
+  delete(userId: string, id: string): number | null {
+    const r = this.db.query<{ rowid: number }, any[]>("DELETE FROM memories WHERE user_id = ? AND id = ? RETURNING rowid").get(userId, id);
+    return r?.rowid ?? null;
+  }
+
+  /** Deletes every memory of the user (expired ones too) and returns their rowids and ids. */
+  deleteAllForUser(userId: string): { rowid: number; id: string }[] {
+    return this.db.query<{ rowid: number; id: string }, any[]>("DELETE FROM memories WHERE user_id = ? RETURNING rowid, id").all(userId);
+  }
+}
