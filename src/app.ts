@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { swagger } from "@elysiajs/swagger";
 import type { Services } from "./services";
-import { installPipeline } from "./http/pipeline";
+import { installPipeline, instrument } from "./http/pipeline";
 import { RequestMetrics } from "./http/metrics";
 import { memoryRoutes } from "./http/memory.routes";
 import { systemRoutes } from "./http/system.routes";
@@ -36,7 +36,5 @@ export function createApp(s: Services) {
   const v1 = new Elysia({ prefix: "/v1" });
   for (const r of routes()) v1.use(r);
   app.use(v1);
-  return app;
+  return { app, handle: instrument((req) => app.handle(req), { logger: s.logger, metrics }) };
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -57,13 +57,13 @@ export interface RunningServer {
 /** Starts serving; `stop()` finishes in-flight requests, then closes the database. */
 export async function startServer(config: Config, o: BuildOptions = {}): Promise<RunningServer> {
   const services = await buildServices(config, o);
-  const app = createApp(services);
+  const { handle } = createApp(services);
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     // Backstop above the 413 check in the pipeline (which answers with the error envelope).
     maxRequestBodySize: config.maxBodyBytes + 64 * 1024,
-    fetch: (req) => app.handle(req),
+    fetch: handle,
   });
   const host = config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;

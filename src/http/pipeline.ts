@@ -21,7 +21,9 @@ export interface PipelineOptions {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const isJson = (ct: string | null) => !!ct && /^application\/([\w.+-]*\+)?json\b/i.test(ct.trim());
-const started = new WeakMap<Request, number>();
+const routeOf = new WeakMap<Request, string>();
+/** user_id of a parsed JSON body, for the request log. */
+const userOf = new WeakMap<Request, string>();
 const oversize = new WeakSet<Request>();
 /** Status of responses the pipeline builds itself (Elysia's after-response context does not carry it). */
 const statusOf = new WeakMap<Request, number>();
@@ -61,14 +63,13 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
 
   return app
     .onRequest(({ request, set }) => {
-      started.set(request, performance.now());
       const cors = corsFor(request);
       Object.assign(set.headers, cors);
       if (request.method === "OPTIONS" && o.cors.enabled) return answer(request, new Response(null, { status: 204, headers: cors }));
       const path = new URL(request.url).pathname;
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > o.maxBodyBytes) return answer(request, errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors));
-      const hasBody = len > 0 || request.headers.has("transfer-encoding");
+      const hasBody = len > 0 || request.headers.has("transfer-encoding") || (request.body !== null && !request.headers.has("content-length"));
       if (BODY_METHODS.has(request.method) && hasBody && !isJson(request.headers.get("content-type")) && !path.startsWith("/mcp"))
         return answer(request, errorResponse(new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"), cors));
       if (o.auth.enabled && !o.open(path) && !keyOk(request.headers.get("authorization")))
@@ -81,20 +82,27 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
         oversize.add(request);
         throw new Error("body too large");
       }
-      return text.trim() === "" ? undefined : JSON.parse(text);
+      const body = text.trim() === "" ? undefined : JSON.parse(text);
+      if (typeof body?.user_id === "string") userOf.set(request, body.user_id);
+      return body;
     })
     .onError(({ code, error, request }) => answer(request, toErrorResponse(code, error, request)))
-    .onAfterResponse((ctx: any) => {
-      const { request } = ctx;
-      const t0 = started.get(request);
-      const ms = t0 === undefined ? 0 : performance.now() - t0;
-      const path = new URL(request.url).pathname;
-      const status = statusOf.get(request) ?? (typeof ctx.set?.status === "number" ? ctx.set.status : 200);
-      const endpoint = ctx.route && !String(ctx.route).includes("*") ? ctx.route : "(unmatched)";
-      o.metrics.record(endpoint, status, ms);
-      if (o.logger.enabled("debug")) {
-        const user = ctx.query?.user_id ?? ctx.body?.user_id;
-        o.logger.debug("request", { method: request.method, path, user, status, ms: Number(ms.toFixed(2)) });
-      }
+    .onTransform(({ request, route }) => {
+      routeOf.set(request, route);
     });
+}
+
+/** Wraps app.handle with timing, metrics and the debug request log (deterministic, unlike onAfterResponse). */
+export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<PipelineOptions, "logger" | "metrics">) {
+  return async (request: Request): Promise<Response> => {
+    const t0 = performance.now();
+    const res = await handle(request);
+    const ms = performance.now() - t0;
+    o.metrics.record(routeOf.get(request) ?? "(unmatched)", res.status, ms);
+    if (o.logger.enabled("debug")) {
+      const url = new URL(request.url);
+      o.logger.debug("request", { method: request.method, path: url.pathname, user: url.searchParams.get("user_id") ?? userOf.get(request), status: res.status, ms: Number(ms.toFixed(2)) });
+    }
+    return res;
+  };
 }

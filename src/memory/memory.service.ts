@@ -103,7 +103,8 @@ export class MemoryService {
       return row ? [{ id: row.id, memory: row.memory, score: r.score, metadata: JSON.parse(row.metadata), created_at: iso(row.created_at) }] : [];
     });
     const response = { results };
-    this.cache.set(input.user_id, key, response);
+    const expiries = ranked.map((r) => rows.get(r.id)?.expires_at ?? Infinity);
+    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...expiries));
     return response;
   }
 

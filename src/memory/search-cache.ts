@@ -7,7 +7,7 @@ const MAX_USERS = 10_000;
 const MAX_PER_USER = 256;
 
 export class SearchCache<V> {
-  private readonly byUser = new Map<string, Map<string, { at: number; value: V }>>();
+  private readonly byUser = new Map<string, Map<string, { until: number; value: V }>>();
   private dataVersion: number;
   hits = 0;
   misses = 0;
@@ -22,7 +22,7 @@ export class SearchCache<V> {
   get(userId: string, key: string): V | undefined {
     this.syncWithOtherProcesses();
     const entry = this.byUser.get(userId)?.get(key);
-    if (entry && this.now() - entry.at < SEARCH_CACHE_TTL_MS) {
+    if (entry && this.now() < entry.until) {
       this.hits++;
       return entry.value;
     }
@@ -30,14 +30,15 @@ export class SearchCache<V> {
     return undefined;
   }
 
-  set(userId: string, key: string, value: V): void {
+  /** `expiresAt`: the earliest expiry among the cached results — an entry never outlives them. */
+  set(userId: string, key: string, value: V, expiresAt = Infinity): void {
     let m = this.byUser.get(userId);
     if (!m) {
       if (this.byUser.size >= MAX_USERS) this.byUser.clear();
       this.byUser.set(userId, (m = new Map()));
     }
     if (m.size >= MAX_PER_USER) m.clear();
-    m.set(key, { at: this.now(), value });
+    m.set(key, { until: Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt), value });
   }
 
   invalidate(userId: string): void {

@@ -20,8 +20,7 @@ export async function buildTestApp(opts: { options?: ServerOptions; embedder?: E
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", ...opts.options }, env: { HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env } });
   const clock = new FakeClock(Date.UTC(2026, 5, 1));
   const services = await buildServices(config, { clock, logger: silentLogger(), embedder: opts.embedder === undefined ? null : opts.embedder });
-  const app = createApp(services);
-  const raw = (req: Request) => app.handle(req);
+  const { handle: raw } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {

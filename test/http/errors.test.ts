@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../support/app";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+describe("the error envelope", () => {
+  test("an unknown route answers 404 NOT_FOUND", async () => {
+    t = await buildTestApp();
+    const r = await t.get("/nope");
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ success: false, error: "no such route", code: "NOT_FOUND" });
+  });
+
+  test("a known path with the wrong method answers 405 with Allow", async () => {
+    t = await buildTestApp();
+    const r = await t.request("PUT", "/add_memories", { user_id: "u", memory: "x" });
+    expect(r.status).toBe(405);
+    expect(r.body).toEqual({ success: false, error: "PUT is not allowed on /add_memories; use POST", code: "METHOD_NOT_ALLOWED" });
+    expect(r.headers.get("allow")).toBe("POST");
+  });
+
+  test("malformed JSON answers 400 INVALID_JSON", async () => {
+    t = await buildTestApp();
+    const r = await t.request("POST", "/add_memories", '{"user_id": "u", "memory": ', { "content-type": "application/json" });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ success: false, error: "request body is not valid JSON", code: "INVALID_JSON" });
+  });
+
+  test("a body that is JSON but not an object is a validation error", async () => {
+    t = await buildTestApp();
+    for (const body of ["[1,2]", '"text"', "42", "null"]) {
+      const r = await t.request("POST", "/search_memory", body, { "content-type": "application/json" });
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
+  test("a POST body that is not JSON answers 415", async () => {
+    t = await buildTestApp();
+    const r = await t.request("POST", "/add_memories", "user_id=u&memory=x", { "content-type": "application/x-www-form-urlencoded" });
+    expect(r.status).toBe(415);
+    expect(r.body).toEqual({ success: false, error: "request body must be JSON with Content-Type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" });
+  });
+
+  test("a POST without any body or content type answers 415", async () => {
+    t = await buildTestApp();
+    const r = await t.raw(new Request("http://localhost/add_memories", { method: "POST" }));
+    expect(r.status).toBe(415);
+  });
+
+  test("a body over the limit answers 413 and stores nothing", async () => {
+    t = await buildTestApp({ options: { maxBodyBytes: 2048 } });
+    const r = await t.post("/add_memories", { user_id: "u", memory: "x".repeat(3000) });
+    expect(r.status).toBe(413);
+    expect(r.body).toEqual({ success: false, error: "request body exceeds 2048 bytes", code: "PAYLOAD_TOO_LARGE" });
+    expect((await t.get("/list_memories?user_id=u")).body.total).toBe(0);
+  });
+
+  test("a streamed body over the limit without Content-Length answers 413", async () => {
+    t = await buildTestApp({ options: { maxBodyBytes: 2048 } });
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(JSON.stringify({ user_id: "u", memory: "y".repeat(5000) })));
+        c.close();
+      },
+    });
+    const r = await t.raw(new Request("http://localhost/add_memories", { method: "POST", body, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }));
+    expect(r.status).toBe(413);
+  });
+
+  test("no malformed input produces a 500 or a stack trace", async () => {
+    t = await buildTestApp();
+    const bodies: unknown[] = [
+      {}, { user_id: null }, { user_id: ["a"] }, { user_id: "u", memory: null }, { user_id: "u", messages: "hi" },
+      { user_id: "u", messages: [null] }, { user_id: "u", messages: [{ role: 1, content: [] }] }, { user_id: "u", memory: "x", metadata: [] },
+      { user_id: "u", memory: "x", metadata: "m" }, { user_id: "u", memory: "x", metadata: { importance: "high" } },
+      { user_id: "u", memory: "x", metadata: { temporary: "yes", expiresAt: "soon" } }, { user_id: "u".repeat(300), memory: "x" },
+      { user_id: "u", query: { $gt: "" } }, { user_id: "u", query: "x", limit: "ten" }, { user_id: "u", query: "x", limit: -5 },
+      { user_id: "u", query: "x", metadata: { tags: [{ a: 1 }] } }, { user_id: "u", query: "x", metadata: { n: 1e400 } },
+      { memory_id: 5, user_id: "u", memory: "x" }, { user_id: "u", cascade: 1 }, { __proto__: { admin: true }, user_id: "u" },
+    ];
+    for (const path of ["/add_memories", "/search_memory", "/update_memory", "/delete_all_memories", "/graph/traverse"]) {
+      for (const b of bodies) {
+        const r = await t.post(path, b);
+        expect(r.status === 501 ? "not built yet" : r.status < 500).toBe(path === "/graph/traverse" && r.status === 501 ? "not built yet" : true);
+        expect(JSON.stringify(r.body)).not.toContain("    at ");
+      }
+    }
+    for (const q of ["", "?user_id=", "?user_id=u&limit=", "?user_id=u&limit=1e3", "?user_id=u&cursor=%00%00", "?user_id=u&user_id=v", "?memory_id=%ff&user_id=u"]) {
+      for (const path of ["/list_memories", "/get_memory"]) {
+        const r = await t.get(path + q);
+        expect(r.status).toBeLessThan(500);
+      }
+    }
+  });
+});
+
+describe("GET /health", () => {
+  test("answers ok with the version and search mode", async () => {
+    t = await buildTestApp();
+    const r = await t.get("/health");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: "ok", version: "0.1.0", search: { mode: "keyword", model: null, state: "off" } });
+  });
+});
+
+describe("GET /metrics", () => {
+  test("reports the seed's fields as JSON", async () => {
+    t = await buildTestApp();
+    await t.post("/add_memories", { user_id: "u1", memory: "x" });
+    await t.post("/search_memory", { user_id: "u2", query: "x" });
+    await t.post("/search_memory", { user_id: "u2", query: "x" });
+    const r = await t.get("/metrics");
+    expect(r.body.total_requests).toBe(3);
+    expect(r.body.requests_by_endpoint).toEqual({ "/add_memories": 1, "/search_memory": 2 });
+    expect(r.body.unique_users).toBe(2);
+    expect(r.body.cache_hit_rate).toBe(0.5);
+    expect(typeof r.body.uptime).toBe("number");
+    expect(typeof r.body.avg_response_time).toBe("number");
+  });
+
+  test("answers Prometheus text on Accept: text/plain", async () => {
+    t = await buildTestApp();
+    await t.get("/health");
+    const r = await t.get("/metrics", { accept: "text/plain" });
+    expect(r.headers.get("content-type")).toStartWith("text/plain");
+    expect(r.body).toContain('engram_requests_total{endpoint="/health"} 1');
+    expect(r.body).toContain("# TYPE engram_uptime_seconds gauge");
+  });
+});
+
+describe("OpenAPI", () => {
+  test("/swagger/json documents every memory route from the same schemas", async () => {
+    t = await buildTestApp();
+    const r = await t.get("/swagger/json");
+    expect(r.status).toBe(200);
+    const paths = Object.keys(r.body.paths).sort();
+    for (const p of ["/add_memories", "/search_memory", "/list_memories", "/delete_all_memories", "/get_memory", "/update_memory", "/delete_memory", "/health", "/metrics"]) expect(paths).toContain(p);
+    expect(r.body.paths["/add_memories"].post.requestBody.content["application/json"].schema.properties.user_id.maxLength).toBe(256);
+    expect(r.body.paths["/list_memories"].get.parameters.map((p: any) => p.name)).toEqual(["user_id", "limit", "cursor", "agent_id"]);
+    expect((await t.get("/swagger")).status).toBe(200);
+  });
+});
