@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 
 export const isEmbedded = (path: string): boolean => path.startsWith("/$bunfs/") || path.includes("~BUN");
 
-export function cacheRoot(env: Record<string, string | undefined> = process.env): string {
+export function cacheRoot(env: Record<string, string | undefined>): string {
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
   return join(base, "engram");
 }

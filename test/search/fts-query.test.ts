@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { toFtsQuery } from "~/search/fts-query";
+import { buildTestApp } from "../support/app";
+
+describe("toFtsQuery", () => {
+  test("quotes each term and ORs them", () => {
+    expect(toFtsQuery("Dark roast coffee")).toBe('"dark" OR "roast" OR "coffee"');
+  });
+
+  test("drops stopwords but keeps a query made only of them", () => {
+    expect(toFtsQuery("what is the plan")).toBe('"plan"');
+    expect(toFtsQuery("who is it")).toBe('"who" OR "is" OR "it"');
+  });
+
+  test("reduces operators, quotes and punctuation to plain terms", () => {
+    expect(toFtsQuery('a NEAR(b c) "d* AND e" OR -f ^g col:h')).toBe('"near" OR "b" OR "c" OR "d" OR "e" OR "f" OR "g" OR "col" OR "h"');
+  });
+
+  test("answers null for text without a searchable term", () => {
+    for (const q of ["", "   ", '"*"', "()", "\u0000\u0000", "-- ;"]) expect(toFtsQuery(q)).toBeNull();
+  });
+
+  test("keeps non-Latin letters and digits", () => {
+    expect(toFtsQuery("café 東京 2024")).toBe('"café" OR "東京" OR "2024"');
+  });
+});
+
+describe("hostile search strings", () => {
+  const t = buildTestApp();
+  afterAll(async () => (await t).close());
+  const hostile = [
+    '"', '""', "'", "*", "a*", "NEAR", "NEAR(a b, 3)", "(", ")", "((a)", "a AND", "OR OR OR", "NOT a", "a:b", "memory:x",
+    "^a", "-a", "+a", "{a b}", "[a]", "a\u0000b", "\u0000", "x".repeat(5000), "🙂🙂", "%", "\\", "'; DROP TABLE memories; --",
+  ];
+  test("never raise and still find memories by their plain words", async () => {
+    const app = await t;
+    await app.post("/add_memories", { user_id: "u", memory: "the memory table has a NEAR operator and stars" });
+    for (const q of hostile) {
+      const r = await app.post("/search_memory", { user_id: "u", query: q });
+      expect(r.status).toBe(200);
+      expect(Array.isArray(r.body.results)).toBe(true);
+    }
+    const hit = await app.post("/search_memory", { user_id: "u", query: 'NEAR("operator" *' });
+    expect(hit.body.results).toHaveLength(1);
+  });
+});
