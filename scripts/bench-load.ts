@@ -1,0 +1,50 @@
+// Load generator, run as its own process by scripts/bench.ts so the client does not share the
+// server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
+// Usage: bun scripts/bench-load.ts '<json spec>'   (spec: {url, kind, concurrency, durationMs, users, ids?})
+import { makeText, mulberry32 } from "./bench-data";
+
+interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; ids?: [string, string][] }
+const spec = JSON.parse(process.argv[2]!) as Spec;
+const rnd = mulberry32(42);
+const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
+const user = () => `user-${Math.floor(rnd() * spec.users)}`;
+const H = { "content-type": "application/json" };
+
+function request(): Promise<Response> {
+  switch (spec.kind) {
+    case "add":
+      return fetch(`${spec.url}/add_memories`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), agent_id: `agent-${Math.floor(rnd() * 4)}`, memory: makeText(rnd) }) });
+    case "search":
+      return fetch(`${spec.url}/search_memory`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), query: makeText(rnd, 3, 8), limit: 10 }) });
+    case "list":
+      return fetch(`${spec.url}/list_memories?user_id=${user()}&limit=20`);
+    case "get": {
+      const [u, id] = pick(spec.ids!);
+      return fetch(`${spec.url}/get_memory?memory_id=${id}&user_id=${u}`);
+    }
+  }
+}
+
+const latencies: number[] = [];
+let errors = 0;
+const end = performance.now() + spec.durationMs;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: spec.concurrency }, async () => {
+    while (performance.now() < end) {
+      const s = performance.now();
+      try {
+        const res = await request();
+        await res.arrayBuffer();
+        if (res.status !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - s);
+    }
+  }),
+);
+const elapsed = (performance.now() - t0) / 1000;
+latencies.sort((a, b) => a - b);
+const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+console.log(JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / elapsed, p50: q(0.5), p95: q(0.95), p99: q(0.99) }));

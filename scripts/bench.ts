@@ -1,0 +1,115 @@
+// Speed benchmark (BENCH.md §2): starts the real server (or dist/engram with --binary) on a free
+// loopback port with a fresh store, loads N memories over HTTP, then drives each endpoint from a
+// separate process at fixed concurrency. Prints a markdown table and writes a JSON file.
+// Usage: bun run bench [--memories=10000] [--concurrency=16] [--duration=5] [--binary]
+//                      [--embedding-model=none] [--out=bench-results/bench.json]
+import { mkdtempSync, mkdirSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { makeText, mulberry32 } from "./bench-data";
+
+const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
+const N = Number(arg("memories", "10000"));
+const C = Number(arg("concurrency", "16"));
+const DURATION = Number(arg("duration", "5")) * 1000;
+const BINARY = process.argv.includes("--binary");
+const MODEL = arg("embedding-model", "");
+const OUT = arg("out", `bench-results/bench-${N}.json`);
+const USERS = Math.max(1, Math.round(N / 1000));
+const ROOT = join(import.meta.dir, "..");
+const SEED_MS: Record<string, [number, number]> = { add: [20, 50], search: [50, 150], list: [10, 30], get: [10, 30], delete_all: [50, 200] };
+
+async function startServer(dir: string): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number }> {
+  const cmd = BINARY ? [join(ROOT, "dist/engram"), "serve"] : ["bun", join(ROOT, "src/cli/index.ts"), "serve"];
+  const args = ["--port=0", `--store-url=${join(dir, "bench.db")}`, ...(MODEL ? [`--embedding-model=${MODEL}`] : [])];
+  const t0 = performance.now();
+  const proc = Bun.spawn([...cmd, ...args], { stdout: "pipe", stderr: "inherit", env: { ...process.env } });
+  const reader = proc.stdout.getReader();
+  let buf = "";
+  while (!buf.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${buf}`);
+    buf += new TextDecoder().decode(value);
+  }
+  const url = /listening on (\S+)/.exec(buf)![1]!;
+  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await Bun.sleep(5);
+  const coldStartMs = performance.now() - t0;
+  console.error(buf.trim());
+  return { url, proc, coldStartMs };
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const storeMb = (dir: string) => ["bench.db", "bench.db-wal"].reduce((s, f) => s + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0) / 1048576;
+
+async function load(url: string): Promise<{ ids: [string, string][]; perSecond: number }> {
+  const rnd = mulberry32(7);
+  const ids: [string, string][] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (next < N) {
+        const i = next++;
+        const user = `user-${i % USERS}`;
+        const res = await fetch(`${url}/add_memories`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(rnd), metadata: { n: i } }),
+        });
+        const body = (await res.json()) as { memory_ids?: string[] };
+        if (res.status !== 200) throw new Error(`load failed: ${res.status} ${JSON.stringify(body)}`);
+        if (i % 7 === 0) ids.push([user, body.memory_ids![0]!]);
+      }
+    }),
+  );
+  return { ids, perSecond: N / ((performance.now() - t0) / 1000) };
+}
+
+async function drive(url: string, kind: string, ids: [string, string][]) {
+  const spec = JSON.stringify({ url, kind, concurrency: C, durationMs: DURATION, users: USERS, ids: kind === "get" ? ids : undefined });
+  const p = Bun.spawn(["bun", join(ROOT, "scripts/bench-load.ts"), spec], { stdout: "pipe", stderr: "inherit" });
+  return JSON.parse(await new Response(p.stdout).text()) as { requests: number; errors: number; rps: number; p50: number; p95: number; p99: number };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
+const server = await startServer(dir);
+const rssStart = rssMb(server.proc.pid);
+console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
+const { ids, perSecond } = await load(server.url);
+const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as { search: { mode: string; model: string | null } };
+const rows: Record<string, unknown>[] = [];
+for (const kind of ["search", "get", "list", "add"]) {
+  const r = await drive(server.url, kind, ids);
+  const [lo, hi] = SEED_MS[kind]!;
+  rows.push({ endpoint: kind, ...r, seed_ms: `${lo}–${hi}`, speedup_vs_seed_best: lo / r.p50 });
+  console.error(`${kind}: p50 ${r.p50.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`);
+}
+const victim = `user-0`;
+const count = ((await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }).total;
+const t0 = performance.now();
+await fetch(`${server.url}/delete_all_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: victim }) });
+const deleteAllMs = performance.now() - t0;
+const result = {
+  date: new Date().toISOString(),
+  commit: Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim(),
+  machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
+  target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
+  search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
+  memories: N, users: USERS, concurrency: C, duration_s: DURATION / 1000,
+  cold_start_ms: server.coldStartMs, ingest_per_s: perSecond,
+  rss_mb: { start: rssStart, end: rssMb(server.proc.pid) }, store_mb: storeMb(dir),
+  delete_all: { memories: count, ms: deleteAllMs },
+  endpoints: rows,
+};
+server.proc.kill("SIGTERM");
+await server.proc.exited;
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, JSON.stringify(result, null, 2));
+
+const f = (n: number) => n.toFixed(2);
+console.log(`\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`);
+console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const r of rows as any[]) console.log(`| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`);
+console.log(`\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms (seed 50–200 ms) · cold start ${f(server.coldStartMs)} ms · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB · store ${result.store_mb.toFixed(1)} MB`);
+console.log(`JSON: ${OUT}`);
