@@ -7,9 +7,14 @@ import { migrate } from "./store/migrate";
 import { createLogger, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
 import { SearchService } from "./search/search.service";
-import { createEmbedder } from "./search/create-embedder";
 import type { Embedder } from "./search/embedder";
+import { RemoteEmbedder } from "./search/remote-embedder";
+import { TransformersEmbedder } from "./search/transformers-embedder";
+import { ensureBuiltinModel, GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
 import { MemoryService } from "./memory/memory.service";
+import { ConversationsService } from "./layers/conversations.service";
+import { ImmutableService } from "./layers/immutable.service";
+import { MutableService } from "./layers/mutable.service";
 import { createApp } from "./app";
 import type { Services } from "./services";
 import { VERSION } from "./version";
@@ -34,10 +39,13 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config, logger);
   const search = new SearchService(db, embedder, logger);
   await search.start();
-  const memory = new MemoryService(db, search, clock, logger);
+  const conversations = new ConversationsService(db, clock);
+  const immutable = new ImmutableService(db, clock, config.orgId);
+  const mutable = new MutableService(db, clock, config.orgId);
+  const memory = new MemoryService(db, search, clock, logger, { conversations });
   let closed = false;
   return {
-    config, logger, version: VERSION, db, search, memory,
+    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable,
     async close() {
       if (closed) return;
       closed = true;
@@ -45,6 +53,19 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       db.close();
     },
   };
+}
+
+/** Remote provider when EMBEDDING_API_KEY is set; none for 'none'; else a local transformers.js model. */
+async function createEmbedder(config: Config, logger: Logger): Promise<Embedder | null> {
+  const e = config.embedding;
+  if (e.apiKey) return new RemoteEmbedder({ apiKey: e.apiKey, baseUrl: e.baseUrl, model: e.remoteModel });
+  if (e.model === "none") return null;
+  const builtin = e.model === GLOVE_SIF_MODEL_ID;
+  if (builtin) {
+    // Built once per machine (≈2 s); a failure leaves search keyword-only and /health degraded.
+    await ensureBuiltinModel(config.modelsDir).catch((err) => logger.error("could not build the built-in model", { error: (err as Error).message }));
+  }
+  return new TransformersEmbedder({ modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin });
 }
 
 export interface RunningServer {

@@ -76,7 +76,7 @@ describe("durability", () => {
     const again = await start([`--store-url=${db}`, "--embedding-model=none"]);
     const stored = new Set<string>();
     for (let cursor = ""; ; ) {
-      const page = await fetch(`${again.url}/list_memories?user_id=crash&limit=1000${cursor}`).then((r) => r.json());
+      const page = (await fetch(`${again.url}/list_memories?user_id=crash&limit=1000${cursor}`).then((r) => r.json())) as any;
       for (const r of page.results) stored.add(r.id);
       if (!page.next_cursor) break;
       cursor = `&cursor=${page.next_cursor}`;
@@ -98,7 +98,7 @@ describe("two processes on one file", () => {
       Array.from({ length: 40 }, (_, i) => postJson(`${i % 2 ? a.url : b.url}/add_memories`, { user_id: "c", memory: `concurrent ${i}` })),
     );
     expect(writes.every((w) => w.status === 200)).toBe(true);
-    const list = await fetch(`${a.url}/list_memories?user_id=c&limit=100`).then((r) => r.json());
+    const list = (await fetch(`${a.url}/list_memories?user_id=c&limit=100`).then((r) => r.json())) as any;
     expect(list.total).toBe(40);
   });
 });

@@ -1,2 +1,11 @@
-// Runs once before the test files: nothing yet (the built-in model build hooks in here).
-export {};
+// Runs once before the test files: makes sure the built-in engram/glove-sif model exists in the
+// models cache (ENGRAM_MODELS_DIR, else $XDG_CACHE_HOME/engram/models), building it on a fresh machine.
+import { join } from "node:path";
+import { cacheRoot } from "~/shared/native-files.ts";
+import { ensureBuiltinModel } from "~/search/model/build-glove-sif.ts";
+
+/** The models folder the tests use, computed the way the server's default is. */
+export const testModelsDir = process.env.ENGRAM_MODELS_DIR || join(cacheRoot(process.env), "models");
+
+/** `<testModelsDir>/engram/glove-sif`, ready to load. */
+export const builtinModelDir = await ensureBuiltinModel(testModelsDir);

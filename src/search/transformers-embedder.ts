@@ -1,0 +1,134 @@
+// Local embeddings through transformers.js (ONNX Runtime): the built-in engram/glove-sif model or
+// any feature-extraction model in ENGRAM_MODELS_DIR. The only importer of @huggingface/transformers.
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import type { FeatureExtractionPipeline } from "@huggingface/transformers";
+import { normalise, type Embedder } from "~/search/embedder.ts";
+
+export interface TransformersEmbedderOptions {
+  /** A model id looked up under `modelsDir` (e.g. "engram/glove-sif", "Xenova/all-MiniLM-L6-v2"), or a folder path. */
+  modelId: string;
+  /** Where local models live, and where remote ones are downloaded to. */
+  modelsDir: string;
+  /** Whether a model missing from `modelsDir` may be downloaded from the Hugging Face Hub. */
+  allowRemote: boolean;
+}
+
+/** Texts per ONNX run, and a cap on padded characters per run so one long memory does not pad a whole batch. */
+const MAX_BATCH = 64;
+const MAX_BATCH_CHARS = 64 * 1024;
+
+const isFolderPath = (id: string) => isAbsolute(id) || id.startsWith("./") || id.startsWith("../");
+
+/** Picks the file transformers.js should load: fp32 `model.onnx` when present, else the int8 `model_quantized.onnx`. */
+function localDtype(folder: string): "fp32" | "q8" {
+  return !existsSync(join(folder, "onnx", "model.onnx")) && existsSync(join(folder, "onnx", "model_quantized.onnx"))
+    ? "q8"
+    : "fp32";
+}
+
+/**
+ * A model without layers (like the built-in one) is a table lookup: ORT's thread pool only adds
+ * spinning threads to it. Transformer models keep ORT's default of one thread per core.
+ */
+function sessionOptions(folder: string | undefined): Record<string, unknown> {
+  const options = { logSeverityLevel: 3 };
+  if (!folder) return options;
+  try {
+    const config = JSON.parse(readFileSync(join(folder, "config.json"), "utf8")) as { num_hidden_layers?: number };
+    return config.num_hidden_layers === 0 ? { ...options, intraOpNumThreads: 1, interOpNumThreads: 1 } : options;
+  } catch {
+    return options;
+  }
+}
+
+export class TransformersEmbedder implements Embedder {
+  readonly modelId: string;
+  dimensions = 0;
+  private readonly options: TransformersEmbedderOptions;
+  private extractor: FeatureExtractionPipeline | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(options: TransformersEmbedderOptions) {
+    this.options = options;
+    this.modelId = options.modelId;
+  }
+
+  /** Loads once; a failed load is forgotten so a later call can retry (e.g. once the model is downloaded). */
+  ready(): Promise<void> {
+    this.loading ??= this.load().catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    const { modelId, modelsDir, allowRemote } = this.options;
+    const folder = isFolderPath(modelId) ? resolve(modelId) : join(modelsDir, modelId);
+    const local = existsSync(join(folder, "config.json"));
+    if (!local && isFolderPath(modelId)) throw new Error(`model folder ${folder} has no config.json`);
+    if (!local && !allowRemote) {
+      throw new Error(`model ${modelId} not found in ${modelsDir} and remote download is disabled`);
+    }
+    // Imported here, not at the top: the compiled binary must set up the native ONNX Runtime binding first.
+    const { env, LogLevel, pipeline } = await import("@huggingface/transformers");
+    env.logLevel = LogLevel.ERROR;
+    env.localModelPath = modelsDir;
+    env.allowLocalModels = true;
+    env.allowRemoteModels = allowRemote;
+    try {
+      // A local model is passed as its absolute folder, so it never depends on the shared env.localModelPath.
+      this.extractor = await pipeline("feature-extraction", local ? folder : modelId, {
+        dtype: local ? localDtype(folder) : "fp32",
+        device: "cpu",
+        cache_dir: modelsDir,
+        local_files_only: !allowRemote,
+        session_options: sessionOptions(local ? folder : undefined),
+      });
+    } catch (err) {
+      throw new Error(
+        `model ${modelId} could not be loaded from ${local ? folder : `the Hugging Face Hub into ${modelsDir}`}: ${(err as Error).message}`,
+      );
+    }
+    const probe = await this.run(["dimension probe"]);
+    this.dimensions = probe[0]?.length ?? 0;
+    if (this.dimensions === 0) throw new Error(`model ${modelId} returned no embedding`);
+  }
+
+  async embed(texts: string[]): Promise<(Float32Array | null)[]> {
+    await this.ready();
+    const out: (Float32Array | null)[] = new Array(texts.length).fill(null);
+    // Shortest first, so each batch pads to a similar length.
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
+    for (let start = 0; start < order.length; ) {
+      let end = start + 1;
+      while (end < order.length && end - start < MAX_BATCH && texts[order[end]!]!.length * (end - start + 1) <= MAX_BATCH_CHARS) end++;
+      const batch = order.slice(start, end);
+      const vectors = await this.run(batch.map((i) => texts[i]!));
+      batch.forEach((textIndex, k) => (out[textIndex] = normalise(vectors[k]!)));
+      start = end;
+    }
+    return out;
+  }
+
+  /** Mean-pooled, not yet normalised rows: normalising ourselves turns an all-zero row into null, not NaN. */
+  private async run(texts: string[]): Promise<Float32Array[]> {
+    const extractor = this.extractor;
+    if (!extractor) throw new Error(`model ${this.modelId} is not loaded`);
+    const tensor = await extractor(texts, { pooling: "mean", normalize: false });
+    const [rows, width] = tensor.dims as [number, number];
+    const data = tensor.data as Float32Array;
+    const result: Float32Array[] = [];
+    for (let r = 0; r < rows; r++) result.push(data.slice(r * width, (r + 1) * width));
+    tensor.dispose();
+    return result;
+  }
+
+  async close(): Promise<void> {
+    const extractor = this.extractor;
+    this.extractor = undefined;
+    this.loading = undefined;
+    await extractor?.dispose();
+  }
+}
