@@ -7,12 +7,13 @@ import { installPipeline, instrument } from "./http/pipeline";
 import { RequestMetrics } from "./http/metrics";
 import { memoryRoutes } from "./http/memory.routes";
 import { systemRoutes } from "./http/system.routes";
+import { layerRoutes } from "./http/layers.routes";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
 export function createApp(s: Services) {
   const metrics = new RequestMetrics();
-  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s)];
+  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s)];
   const app = new Elysia();
   installPipeline(app, {
     logger: s.logger,

@@ -3,6 +3,9 @@ import type { MemoryService } from "~/memory/memory.service";
 import type { SearchService } from "~/search/search.service";
 import type { Config } from "~/config/config.schema";
 import type { Logger } from "~/shared/logger";
+import type { ConversationsService } from "~/layers/conversations.service";
+import type { ImmutableService } from "~/layers/immutable.service";
+import type { MutableService } from "~/layers/mutable.service";
 
 export interface Services {
   config: Config;
@@ -10,4 +13,7 @@ export interface Services {
   version: string;
   memory: MemoryService;
   search: SearchService;
+  conversations: ConversationsService;
+  immutable: ImmutableService;
+  mutable: MutableService;
 }

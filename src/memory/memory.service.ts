@@ -112,7 +112,7 @@ export class MemoryService {
     this.usersSeen.add(input.user_id);
     const limit = input.limit ?? 50;
     const now = this.clock.now();
-    const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
+    const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
     const rows = this.repo.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after });
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
@@ -201,6 +201,11 @@ export class MemoryService {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+function rowCursor([createdAt, rowid]: [number, string]): [number, number] {
+  if (!/^\d{1,16}$/.test(rowid)) throw validationError("cursor", "cursor is not a next_cursor returned by this listing");
+  return [createdAt, Number(rowid)];
+}
 
 function toResponse(r: MemoryRow): MemoryResponse {
   return {

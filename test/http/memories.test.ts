@@ -229,7 +229,7 @@ describe("GET /list_memories", () => {
     expect((await t.get("/list_memories?user_id=alice&limit=abc")).body.field).toBe("limit");
     expect((await t.get("/list_memories?user_id=alice&limit=2.5")).body.field).toBe("limit");
     const forged = await t.get("/list_memories?user_id=alice&cursor=zzz");
-    expect(forged.body).toEqual({ success: false, error: "cursor is not a next_cursor returned by list_memories", code: "VALIDATION_ERROR", field: "cursor" });
+    expect(forged.body).toEqual({ success: false, error: "cursor is not a next_cursor returned by this listing", code: "VALIDATION_ERROR", field: "cursor" });
   });
 
   test("needs user_id", async () => {

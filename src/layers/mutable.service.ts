@@ -1,0 +1,59 @@
+// Mutable layer (SPEC §5.1): org-wide (namespace, key) → JSON value with updatedAt,
+// accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
+import type { Db } from "~/store/sqlite";
+import { MutableRepo, type MutableRow } from "~/store/mutable-repo";
+import type { Clock } from "~/shared/clock";
+import { notFound, validationError } from "~/shared/errors";
+import { parseDuration } from "~/governance/durations";
+import type { PutMutableInput } from "./layers.schema";
+
+const MAX_VALUE_BYTES = 1024 * 1024;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export class MutableService {
+  private readonly repo: MutableRepo;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly orgId: string,
+  ) {
+    this.repo = new MutableRepo(db);
+  }
+
+  put(namespace: string, key: string, input: PutMutableInput) {
+    if (input.value === undefined) throw validationError("value", "value is required");
+    if (input.ttl !== undefined && input.expiresAt !== undefined) throw validationError("ttl", "give ttl or expiresAt, not both");
+    const now = this.clock.now();
+    let expiresAt: number | null = input.expiresAt ?? null;
+    if (input.ttl !== undefined) {
+      const ms = parseDuration(input.ttl);
+      if (ms === undefined || ms === 0) throw validationError("ttl", "ttl must be a duration like 30m, 24h, 7d or 1y");
+      expiresAt = now + ms;
+    }
+    const value = JSON.stringify(input.value);
+    if (Buffer.byteLength(value) > MAX_VALUE_BYTES) throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
+    this.repo.put({ orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now });
+    return this.get(namespace, key, false);
+  }
+
+  get(namespace: string, key: string, touch = true) {
+    const now = this.clock.now();
+    const row = this.repo.get(this.orgId, namespace, key, now);
+    if (!row) throw notFound("key", `${namespace}/${key}`);
+    if (touch) this.repo.touch(namespace, key, now);
+    return { success: true as const, ...view(row, touch ? now : row.accessed_at) };
+  }
+
+  delete(namespace: string, key: string) {
+    if (!this.repo.delete(this.orgId, namespace, key, this.clock.now())) throw notFound("key", `${namespace}/${key}`);
+    return { success: true as const, deleted_count: 1 };
+  }
+}
+
+function view(r: MutableRow, accessedAt: number) {
+  return {
+    namespace: r.namespace, key: r.key, value: JSON.parse(r.value), user_id: r.user_id, created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at), accessed_at: iso(accessedAt), expires_at: iso(r.expires_at),
+  };
+}

@@ -1,0 +1,50 @@
+// Prepared SQL for mutable key/values: value, updated/accessed times and optional expiry.
+import type { Db } from "./sqlite";
+
+export interface MutableRow {
+  namespace: string;
+  key: string;
+  organization_id: string;
+  user_id: string | null;
+  value: string;
+  created_at: number;
+  updated_at: number;
+  accessed_at: number;
+  expires_at: number | null;
+}
+
+export class MutableRepo {
+  constructor(private readonly db: Db) {}
+
+  put(r: { orgId: string; namespace: string; key: string; userId: string | null; value: string; expiresAt: number | null; now: number }): void {
+    this.db
+      .query(
+        `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id)`,
+      )
+      .run(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt);
+  }
+
+  /** A live (unexpired) entry of the organization, or null. */
+  get(orgId: string, namespace: string, key: string, now: number): MutableRow | null {
+    return this.db
+      .query<MutableRow, [string, string, string, number]>(
+        "SELECT * FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+      )
+      .get(orgId, namespace, key, now);
+  }
+
+  touch(namespace: string, key: string, now: number): void {
+    this.db.query("UPDATE mutable_entries SET accessed_at = ? WHERE namespace = ? AND key = ?").run(now, namespace, key);
+  }
+
+  delete(orgId: string, namespace: string, key: string, now: number): boolean {
+    return (
+      this.db
+        .query("DELETE FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)")
+        .run(orgId, namespace, key, now).changes > 0
+    );
+  }
+}
