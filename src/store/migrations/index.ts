@@ -1,5 +1,7 @@
 // Every migration, in order; the SQL files are imported as text so the binary carries them.
 import m0001 from "./0001_memories.sql" with { type: "text" };
+import m0002 from "./0002_layers.sql" with { type: "text" };
+import m0003 from "./0003_graph.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -9,4 +11,6 @@ export interface Migration {
 
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: "memories", sql: m0001 },
+  { version: 2, name: "layers", sql: m0002 },
+  { version: 3, name: "graph", sql: m0003 },
 ];
