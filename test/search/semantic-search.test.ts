@@ -1,0 +1,99 @@
+// Semantic and hybrid search through the HTTP API with the real built-in model.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { buildTestApp, type TestApp } from "../support/app";
+import { builtinEmbedder, BrokenEmbedder, LetterEmbedder } from "../support/embedders";
+import { tempDir } from "../support/server-process";
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const texts = [
+  "I adopted a golden retriever puppy last week",
+  "My sister lives in Toronto and works as a nurse",
+  "The quarterly budget review is on Thursday",
+  "I am allergic to peanuts and shellfish",
+  "We are planning a trip to the mountains for skiing",
+];
+
+describe("semantic search with the built-in model", () => {
+  test("finds a memory by a paraphrase that shares no word with it", async () => {
+    t = await buildTestApp({ embedder: builtinEmbedder() });
+    for (const memory of texts) await t.post("/add_memories", { user_id: "u", memory });
+    const r = await t.post("/search_memory", { user_id: "u", query: "new dog", limit: 1 });
+    expect(r.body.results.map((x: any) => x.memory)).toEqual(["I adopted a golden retriever puppy last week"]);
+    const food = await t.post("/search_memory", { user_id: "u", query: "food intolerance", limit: 1 });
+    expect(food.body.results.map((x: any) => x.memory)).toEqual(["I am allergic to peanuts and shellfish"]);
+    expect((await t.get("/health")).body.search).toEqual({ mode: "hybrid", model: "engram/glove-sif", state: "ready" });
+  });
+
+  test("keeps semantic results inside the user, agent and session filters", async () => {
+    t = await buildTestApp({ embedder: builtinEmbedder() });
+    await t.post("/add_memories", { user_id: "other", memory: "I adopted a puppy" });
+    await t.post("/add_memories", { user_id: "u", memory: "I adopted a kitten", agent_id: "a1" });
+    await t.post("/add_memories", { user_id: "u", memory: "My dog chews shoes", session_id: "s1" });
+    const r = await t.post("/search_memory", { user_id: "u", query: "pet animal" });
+    expect(r.body.results.map((x: any) => x.memory)).toEqual(["I adopted a kitten"]);
+    const s = await t.post("/search_memory", { user_id: "u", query: "pet animal", session_id: "s1" });
+    expect(s.body.results.map((x: any) => x.memory)).toEqual(["My dog chews shoes"]);
+    const a = await t.post("/search_memory", { user_id: "u", query: "pet animal", agent_id: "a2" });
+    expect(a.body.results).toEqual([]);
+  });
+
+  test("a memory of only unknown words is stored without a vector and found by keyword", async () => {
+    t = await buildTestApp({ embedder: builtinEmbedder() });
+    await t.post("/add_memories", { user_id: "u", memory: "zqxvj wqpfk" });
+    const r = await t.post("/search_memory", { user_id: "u", query: "wqpfk" });
+    expect(r.body.results).toHaveLength(1);
+    expect(r.body.results[0].score).toBe(1);
+    const none = await t.post("/search_memory", { user_id: "u", query: "zzzzzq" });
+    expect(none.body.results).toEqual([]);
+  });
+
+  test("repeated query embeddings come from the cache", async () => {
+    t = await buildTestApp({ embedder: builtinEmbedder() });
+    await t.post("/add_memories", { user_id: "u", memory: "hello" });
+    await t.post("/search_memory", { user_id: "u", query: "greeting" });
+    await t.post("/add_memories", { user_id: "u", memory: "hello again" });
+    await t.post("/search_memory", { user_id: "u", query: "greeting" });
+    expect(t.services.search.queryCacheHits).toBe(1);
+  });
+});
+
+describe("degradation is visible", () => {
+  test("a model that cannot load turns health degraded and search keyword-only", async () => {
+    t = await buildTestApp({ embedder: new BrokenEmbedder() });
+    const h = await t.get("/health");
+    expect(h.body).toEqual({
+      status: "degraded", version: "0.1.0",
+      search: { mode: "keyword", model: "test/broken", state: "failed", error: "model test/broken not found in /nowhere and remote download is disabled" },
+    });
+    await t.post("/add_memories", { user_id: "u", memory: "still stored" });
+    expect((await t.post("/search_memory", { user_id: "u", query: "stored" })).body.results).toHaveLength(1);
+    const m = await t.get("/metrics");
+    expect(m.body).toMatchObject({ search_mode: "keyword", embedding_model: "test/broken", embedding_state: "failed" });
+  });
+});
+
+describe("changing the model", () => {
+  test("re-embeds existing memories in the background and never mixes dimensions", async () => {
+    const store = `sqlite://${join(tempDir(), "switch.db")}`;
+    t = await buildTestApp({ options: { storeUrl: store }, embedder: builtinEmbedder() });
+    for (const memory of texts) await t.post("/add_memories", { user_id: "u", memory });
+    await t.close();
+    const letters = new LetterEmbedder();
+    t = await buildTestApp({ options: { storeUrl: store }, embedder: letters });
+    // Before re-embedding, the old memories are still found by keyword.
+    expect((await t.post("/search_memory", { user_id: "u", query: "budget" })).body.results).toHaveLength(1);
+    const before = letters.calls;
+    expect(await t.services.search.reembedMissing(2)).toBe(5);
+    expect(t.services.search.status().reembed).toEqual({ pending: 0, done: 5 });
+    expect(letters.calls - before).toBe(5);
+    const r = await t.post("/search_memory", { user_id: "u", query: "Toronto nurse sister", limit: 1 });
+    expect(r.body.results[0].memory).toBe("My sister lives in Toronto and works as a nurse");
+    expect(await t.services.search.reembedMissing()).toBe(0);
+  });
+});
