@@ -5,6 +5,7 @@ import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";
 import { serve } from "./serve";
+import { mcp } from "./mcp";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -27,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case "serve":
         return await serve(config);
+      case "mcp":
+        return await mcp(config);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;

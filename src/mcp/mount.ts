@@ -1,0 +1,44 @@
+// The /mcp endpoint: MCP Streamable HTTP in stateless mode, as a web-standard Request → Response
+// handler that app.ts mounts behind the usual pipeline (bearer auth, body limit, CORS).
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Services } from "~/services";
+import { createMcpServer } from "./server";
+
+export type McpHandler = (request: Request, parsedBody?: unknown) => Promise<Response>;
+
+/**
+ * Stateless: a fresh Server and transport per request, as the SDK requires (a stateless transport
+ * refuses a second request, since JSON-RPC ids of different clients would collide).
+ * `parsedBody`: the pipeline has already read and parsed a JSON body, so the stream is spent.
+ */
+export function createMcpHandler(s: Services): McpHandler {
+  const services = async () => s;
+  return async (request, parsedBody) => {
+    // No sessions means no server-initiated stream (GET) and nothing to end (DELETE); the SDK
+    // client takes 405 on GET as "no stream offered" and on DELETE as "no session to end".
+    if (request.method !== "POST") return methodNotAllowed();
+    const server = createMcpServer({ services, defaultUserId: headerUser(request) ?? s.config.userId, logger: s.logger });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      // One JSON answer per POST: our tools send no progress, and the request is complete (and
+      // timed by the metrics) when the response is.
+      enableJsonResponse: true,
+      maxRequestBodySize: s.config.maxBodyBytes,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    } finally {
+      await server.close();
+    }
+  };
+}
+
+function headerUser(request: Request): string | undefined {
+  return request.headers.get("x-user-id")?.trim() || undefined;
+}
+
+function methodNotAllowed(): Response {
+  const body = { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this stateless MCP endpoint answers POST only" }, id: null };
+  return new Response(JSON.stringify(body), { status: 405, headers: { "content-type": "application/json", allow: "POST" } });
+}

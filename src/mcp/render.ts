@@ -1,0 +1,42 @@
+// Plain-text renderings of tool results, for clients and models that read `content` rather than
+// `structuredContent`: short, numbered, with ids so a follow-up call can name a memory.
+import type { Static } from "@sinclair/typebox";
+import type { AddResponse, DeleteResponse, ListResponse, MemoryRef, MemoryResponse, SearchResponse } from "~/memory/memory.schema";
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** Keeps a multi-line memory inside its numbered item. */
+const indent = (text: string) => text.replace(/\n/g, "\n   ");
+
+export function renderAdded(out: Static<typeof AddResponse>): string {
+  return `Stored ${plural(out.memory_ids.length, "memory", "memories")} (${out.memory_ids.length === 1 ? "id" : "ids"}: ${out.memory_ids.join(", ")}).`;
+}
+
+export function renderSearch(out: SearchResponse): string {
+  if (!out.results.length) return "No matching memories.";
+  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (score ${r.score.toFixed(3)}, id ${r.id})`);
+  return [`Found ${plural(out.results.length, "memory", "memories")}, best first:`, ...lines].join("\n");
+}
+
+export function renderList(out: ListResponse): string {
+  if (!out.results.length) return out.total ? `No more memories (${out.total} in total).` : "No memories stored for this user.";
+  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at})`);
+  const head = `Showing ${out.results.length} of ${plural(out.total, "memory", "memories")}, newest first:`;
+  const more = out.next_cursor ? [`More: call list_memories again with cursor "${out.next_cursor}".`] : [];
+  return [head, ...lines, ...more].join("\n");
+}
+
+export function renderMemory(out: MemoryResponse): string {
+  const head = `Memory ${out.id} (version ${out.version}, agent ${out.agent_id}${out.session_id ? `, session ${out.session_id}` : ""}, updated ${out.updated_at}):`;
+  const meta = Object.keys(out.metadata).length ? [`metadata: ${JSON.stringify(out.metadata)}`] : [];
+  return [head, out.memory, ...meta].join("\n");
+}
+
+export function renderDeleted(_out: DeleteResponse, input: MemoryRef): string {
+  return `Deleted memory ${input.memory_id}.`;
+}
+
+export function renderDeletedAll(out: DeleteResponse): string {
+  const retained = Object.entries(out.retained ?? {}).filter(([, n]) => n > 0);
+  const kept = retained.length ? ` Kept by retention policy: ${retained.map(([layer, n]) => `${layer} ${n}`).join(", ")}.` : "";
+  return `Deleted ${plural(out.deleted_count, "memory", "memories")}.${kept}`;
+}

@@ -1,0 +1,76 @@
+// createMcpServer(context): the SDK's low-level Server answering tools/list and tools/call from
+// the tool table. The low-level Server takes plain JSON Schemas (McpServer.registerTool wants zod),
+// so the TypeBox schemas of the HTTP API go out unchanged.
+import type { TObject } from "@sinclair/typebox";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Services } from "~/services";
+import type { Logger } from "~/shared/logger";
+import { checkInput } from "~/shared/validate";
+import { VERSION } from "~/version";
+import { findTool, TOOLS, type ToolDef } from "./tools";
+import { toolError } from "./errors";
+
+export interface McpContext {
+  /** Resolves once the services are ready (stdio builds them only after the handshake). */
+  services(): Promise<Services>;
+  /** user_id for calls that omit it: X-User-Id over HTTP, else --user-id / ENGRAM_USER_ID. */
+  defaultUserId?: string;
+  logger: Logger;
+}
+
+const INSTRUCTIONS =
+  "Engram is the user's long-term memory, shared by all their AI tools. Search it (search_memory) before answering " +
+  "anything that may depend on earlier conversations; store durable facts and preferences with add_memories.";
+
+export function createMcpServer(ctx: McpContext): Server {
+  const server = new Server({ name: "engram", title: "Engram", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const userOptional = ctx.defaultUserId !== undefined;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => describeTool(t, userOptional)) }));
+  server.setRequestHandler(CallToolRequestSchema, (req) => callTool(ctx, req.params.name, req.params.arguments ?? {}));
+  return server;
+}
+
+/** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped), minus some required names. */
+export function jsonSchema(schema: TObject, optional: readonly string[] = []): Tool["inputSchema"] {
+  const out = JSON.parse(JSON.stringify(schema)) as Tool["inputSchema"];
+  const required = (out.required ?? []).filter((name) => !optional.includes(name));
+  if (required.length) out.required = required;
+  else delete out.required;
+  return out;
+}
+
+/** user_id stays required in the advertised schema unless the server has a user to fall back on. */
+export function describeTool(t: ToolDef, userOptional: boolean): Tool {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, userOptional ? ["user_id"] : []),
+    outputSchema: jsonSchema(t.output),
+    annotations: t.annotations,
+  };
+}
+
+async function callTool(ctx: McpContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const t = findTool(name);
+  // An unknown tool is a protocol error (the client's tool list is stale), not a tool failure.
+  if (!t) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; call tools/list`);
+  const t0 = performance.now();
+  const withUser = args.user_id === undefined && ctx.defaultUserId !== undefined ? { ...args, user_id: ctx.defaultUserId } : args;
+  let ok = false;
+  try {
+    // Arguments are checked before waiting for the services, so a bad call fails fast even while the model loads.
+    const input = checkInput(t.input, withUser);
+    const out = await t.run(await ctx.services(), input);
+    ok = true;
+    return { content: [{ type: "text", text: t.render(out, input) }], structuredContent: out as Record<string, unknown> };
+  } catch (e) {
+    return toolError(e, ctx.logger, name);
+  } finally {
+    if (ctx.logger.enabled("debug"))
+      ctx.logger.debug("mcp tool", { tool: name, user: typeof withUser.user_id === "string" ? withUser.user_id : undefined, ok, ms: Number((performance.now() - t0).toFixed(2)) });
+  }
+}
