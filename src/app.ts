@@ -3,17 +3,19 @@
 import { Elysia } from "elysia";
 import { swagger } from "@elysiajs/swagger";
 import type { Services } from "./services";
-import { installPipeline, instrument } from "./http/pipeline";
+import { installPipeline, instrument, type CallRecord } from "./http/pipeline";
 import { RequestMetrics } from "./http/metrics";
 import { memoryRoutes } from "./http/memory.routes";
 import { systemRoutes } from "./http/system.routes";
 import { layerRoutes } from "./http/layers.routes";
+import { governanceRoutes } from "./http/governance.routes";
+import { createMcpHandler } from "./mcp/mount";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
 export function createApp(s: Services) {
   const metrics = new RequestMetrics();
-  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s)];
+  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s), governanceRoutes(s)];
   const app = new Elysia();
   installPipeline(app, {
     logger: s.logger,
@@ -33,9 +35,13 @@ export function createApp(s: Services) {
       },
     }),
   );
+  const mcp = createMcpHandler(s);
+  // Root only (no /v1 twin); the pipeline has parsed a JSON body already, so it is handed over.
+  app.all("/mcp", ({ request, body }) => mcp(request, body), { detail: { hide: true } });
   for (const r of routes()) app.use(r);
   const v1 = new Elysia({ prefix: "/v1" });
   for (const r of routes()) v1.use(r);
   app.use(v1);
-  return { app, handle: instrument((req) => app.handle(req), { logger: s.logger, metrics }) };
+  const audit = (call: CallRecord) => s.governance.audit.record(call);
+  return { app, handle: instrument((req) => app.handle(req), { logger: s.logger, metrics, audit }) };
 }

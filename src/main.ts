@@ -15,6 +15,7 @@ import { MemoryService } from "./memory/memory.service";
 import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
 import { MutableService } from "./layers/mutable.service";
+import { GovernanceService } from "./governance/governance.service";
 import { createApp } from "./app";
 import type { Services } from "./services";
 import { VERSION } from "./version";
@@ -42,13 +43,18 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const conversations = new ConversationsService(db, clock);
   const immutable = new ImmutableService(db, clock, config.orgId);
   const mutable = new MutableService(db, clock, config.orgId);
-  const memory = new MemoryService(db, search, clock, logger, { conversations });
+  let memory: MemoryService | undefined;
+  const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory! });
+  memory = new MemoryService(db, search, clock, logger, {
+    conversations, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
+  });
   let closed = false;
   return {
-    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable,
+    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable, governance,
     async close() {
       if (closed) return;
       closed = true;
+      governance.close();
       await embedder?.close?.();
       db.close();
     },

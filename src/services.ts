@@ -6,6 +6,7 @@ import type { Logger } from "~/shared/logger";
 import type { ConversationsService } from "~/layers/conversations.service";
 import type { ImmutableService } from "~/layers/immutable.service";
 import type { MutableService } from "~/layers/mutable.service";
+import type { GovernanceService } from "~/governance/governance.service";
 
 export interface Services {
   config: Config;
@@ -16,4 +17,5 @@ export interface Services {
   conversations: ConversationsService;
   immutable: ImmutableService;
   mutable: MutableService;
+  governance: GovernanceService;
 }

@@ -31,7 +31,7 @@ const FORBIDDEN: Record<string, string[]> = {
   store: ["config", "search", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
   search: ["config", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
   graph: ["config", "search", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
-  governance: ["store", "http", "mcp", "sdk", "cli", "main", "app"],
+  governance: ["http", "mcp", "sdk", "cli", "main", "app"],
   memory: ["http", "mcp", "sdk", "cli", "main", "app"],
   layers: ["http", "mcp", "sdk", "cli", "main", "app"],
   sessions: ["http", "mcp", "sdk", "cli", "main", "app"],
@@ -64,6 +64,12 @@ describe("architecture (DESIGN.md §3)", () => {
       return FORBIDDEN[from]?.includes(to) ? [`${i.from} imports ${i.spec}`] : [];
     });
     expect(violations).toEqual([]);
+  });
+
+  test("the governance rules stay pure: no store, no services, no I/O", () => {
+    const pure = ["validate", "merge", "plan", "plan-summary", "templates", "durations", "retention-rules", "policy-checks", "policy.schema", "operations.schema"].map((f) => `governance/${f}.ts`);
+    const violations = imports.filter((i) => pure.includes(i.from) && (i.spec.startsWith("~/") && !i.spec.startsWith("~/shared/") || /^(bun:|node:)/.test(i.spec)));
+    expect(violations.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
   });
 
   test("each third-party library is imported in exactly one place", () => {

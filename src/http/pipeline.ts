@@ -22,8 +22,9 @@ export interface PipelineOptions {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const isJson = (ct: string | null) => !!ct && /^application\/([\w.+-]*\+)?json\b/i.test(ct.trim());
 const routeOf = new WeakMap<Request, string>();
-/** user_id of a parsed JSON body, for the request log. */
+/** user_id / agent_id of a parsed JSON body, for the request log and the audit log. */
 const userOf = new WeakMap<Request, string>();
+const agentOf = new WeakMap<Request, string>();
 const oversize = new WeakSet<Request>();
 /** Status of responses the pipeline builds itself (Elysia's after-response context does not carry it). */
 const statusOf = new WeakMap<Request, number>();
@@ -84,6 +85,7 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
       }
       const body = text.trim() === "" ? undefined : JSON.parse(text);
       if (typeof body?.user_id === "string") userOf.set(request, body.user_id);
+      if (typeof body?.agent_id === "string") agentOf.set(request, body.agent_id);
       return body;
     })
     .onError(({ code, error, request }) => answer(request, toErrorResponse(code, error, request)))
@@ -92,17 +94,26 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     });
 }
 
-/** Wraps app.handle with timing, metrics and the debug request log (deterministic, unlike onAfterResponse). */
-export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<PipelineOptions, "logger" | "metrics">) {
+export interface CallRecord {
+  method: string;
+  path: string;
+  status: number;
+  userId?: string;
+  memorySpaceId?: string;
+}
+
+/** Wraps app.handle with timing, metrics, the debug request log and the audit hook (deterministic, unlike onAfterResponse). */
+export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<PipelineOptions, "logger" | "metrics"> & { audit?: (call: CallRecord) => void }) {
   return async (request: Request): Promise<Response> => {
     const t0 = performance.now();
     const res = await handle(request);
     const ms = performance.now() - t0;
     o.metrics.record(routeOf.get(request) ?? "(unmatched)", res.status, ms);
-    if (o.logger.enabled("debug")) {
-      const url = new URL(request.url);
-      o.logger.debug("request", { method: request.method, path: url.pathname, user: url.searchParams.get("user_id") ?? userOf.get(request), status: res.status, ms: Number(ms.toFixed(2)) });
-    }
+    const url = new URL(request.url);
+    const userId = url.searchParams.get("user_id") ?? userOf.get(request);
+    if (o.logger.enabled("debug")) o.logger.debug("request", { method: request.method, path: url.pathname, user: userId, status: res.status, ms: Number(ms.toFixed(2)) });
+    if (o.audit && !url.pathname.endsWith("/health"))
+      o.audit({ method: request.method, path: url.pathname, status: res.status, userId: userId ?? undefined, memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request) });
     return res;
   };
 }

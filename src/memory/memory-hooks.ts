@@ -17,14 +17,23 @@ export interface WriteGate {
   checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void;
 }
 
-export interface UserEraser {
-  /** Runs inside the delete_all transaction; reports what policy kept, per layer. */
-  eraseUser(userId: string): { deleted: Record<string, number>; retained: Record<string, number> };
+export interface DeletionPolicy {
+  /**
+   * Memories of this space last written at or after the returned time must be kept
+   * (-Infinity keeps all; undefined keeps none). `erasure`: a cascade (right-to-be-forgotten) request.
+   */
+  keepSince(memorySpaceId: string, erasure: boolean): number | undefined;
+}
+
+export interface Erasure {
+  /** Runs inside the cascade transaction after the memories: erases the other layers, logs the request, reports what was kept. */
+  eraseUser(userId: string, memories: { deleted: number; retained: number }): { retained: Record<string, number> };
 }
 
 export interface MemoryHooks {
   conversations?: ConversationRecorder;
   graph?: GraphLinker;
   gate?: WriteGate;
-  erasers?: UserEraser[];
+  retention?: DeletionPolicy;
+  erasure?: Erasure;
 }

@@ -160,32 +160,53 @@ export class MemoryService {
   }
 
   delete(ref: MemoryRef): DeleteResponse {
-    const deleted = this.db.transaction(() => {
-      const rowid = this.repo.delete(ref.user_id, ref.memory_id);
-      if (rowid === null) return false;
-      this.search.deleteVectors([rowid]);
-      this.hooks.graph?.unlinkMemories(ref.user_id, [ref.memory_id]);
-      return true;
+    this.db.transaction(() => {
+      const row = this.mustGet(ref);
+      const keep = this.hooks.retention?.keepSince(row.agent_id, false);
+      if (keep !== undefined && row.updated_at >= keep)
+        throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`);
+      this.purgeMemories([{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
     }).immediate();
-    if (!deleted) throw notFound("memory", ref.memory_id);
-    this.touched(ref.user_id);
     return { success: true, deleted_count: 1 };
   }
 
-  /** Without cascade: the user's memories. With cascade: every layer, minus what policy must retain. */
+  /**
+   * Without cascade: the user's memories. With cascade: every layer. Either way, what policy must
+   * keep (FINRA/HIPAA minimum retention; purgeOnUserRequest false for cascades) stays and is reported.
+   */
   deleteAll(input: DeleteAllInput): DeleteResponse {
+    const cascade = input.cascade === true;
     const result = this.db.transaction(() => {
-      const removed = this.repo.deleteAllForUser(input.user_id);
-      this.search.deleteVectors(removed.map((r) => r.rowid));
-      this.hooks.graph?.unlinkMemories(input.user_id, removed.map((r) => r.id));
-      const retained: Record<string, number> = {};
-      if (input.cascade) for (const eraser of this.hooks.erasers ?? []) Object.assign(retained, eraser.eraseUser(input.user_id).retained);
-      return { deleted: removed.length, retained };
+      let deleted = 0;
+      for (const space of this.repo.spacesOfUser(input.user_id)) {
+        const keep = this.hooks.retention?.keepSince(space, cascade);
+        if (keep === -Infinity) continue;
+        const removed = this.repo.deleteForUser(input.user_id, space, keep ?? Infinity);
+        this.search.deleteVectors(removed.map((r) => r.rowid));
+        this.hooks.graph?.unlinkMemories(input.user_id, removed.map((r) => r.id));
+        deleted += removed.length;
+      }
+      const kept = this.repo.countForUser(input.user_id);
+      const retained = cascade && this.hooks.erasure ? this.hooks.erasure.eraseUser(input.user_id, { deleted, retained: kept }).retained : kept ? { vector: kept } : {};
+      return { deleted, retained };
     }).immediate();
     this.touched(input.user_id);
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
-    if (input.cascade) out.retained = result.retained;
+    if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;
+  }
+
+  /** Deletes memories with their vectors and graph links (used by delete and by governance enforcement). */
+  purgeMemories(rows: { rowid: number; id: string; userId: string }[]): void {
+    if (!rows.length) return;
+    this.repo.deleteByRowids(rows.map((r) => r.rowid));
+    this.search.deleteVectors(rows.map((r) => r.rowid));
+    const byUser = new Map<string, string[]>();
+    for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
+    for (const [user, ids] of byUser) {
+      this.hooks.graph?.unlinkMemories(user, ids);
+      this.touched(user);
+    }
   }
 
   private mustGet(ref: MemoryRef): MemoryRow {

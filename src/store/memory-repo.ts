@@ -104,8 +104,23 @@ export class MemoryRepo {
     return r?.rowid ?? null;
   }
 
-  /** Deletes every memory of the user (expired ones too) and returns their rowids and ids. */
-  deleteAllForUser(userId: string): { rowid: number; id: string }[] {
-    return this.db.query<{ rowid: number; id: string }, any[]>("DELETE FROM memories WHERE user_id = ? RETURNING rowid, id").all(userId);
+  /** The memory spaces (agents) the user has memories in. */
+  spacesOfUser(userId: string): string[] {
+    return this.db.query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?").all(userId).map((r) => r.a);
+  }
+
+  /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns their rowids and ids. */
+  deleteForUser(userId: string, agentId: string, before = Infinity): { rowid: number; id: string }[] {
+    return this.db
+      .query<{ rowid: number; id: string }, [string, string, number]>("DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? RETURNING rowid, id")
+      .all(userId, agentId, before);
+  }
+
+  countForUser(userId: string): number {
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!.n;
+  }
+
+  deleteByRowids(rowids: number[]): void {
+    this.db.query("DELETE FROM memories WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(rowids));
   }
 }

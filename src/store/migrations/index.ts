@@ -2,6 +2,7 @@
 import m0001 from "./0001_memories.sql" with { type: "text" };
 import m0002 from "./0002_layers.sql" with { type: "text" };
 import m0003 from "./0003_graph.sql" with { type: "text" };
+import m0004 from "./0004_governance.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: "memories", sql: m0001 },
   { version: 2, name: "layers", sql: m0002 },
   { version: 3, name: "graph", sql: m0003 },
+  { version: 4, name: "governance", sql: m0004 },
 ];

@@ -1,0 +1,71 @@
+// The audit log of SPEC §5.5: when the organization's policy has compliance.auditLogging,
+// every API call is recorded. Writes are buffered and flushed in one transaction every
+// 250 ms so auditing costs the request path a push onto an array, not a disk write.
+import type { AuditRow, GovernanceRepo } from "~/store/governance-repo";
+import type { Clock } from "~/shared/clock";
+import type { Logger } from "~/shared/logger";
+import { GovernanceValidationError } from "~/shared/errors";
+import type { PolicyService } from "./policies";
+import { parseDateInput } from "./validate";
+
+const FLUSH_MS = 250;
+const MAX_BUFFER = 10_000;
+
+export interface AuditCall {
+  method: string;
+  path: string;
+  status: number;
+  userId?: string;
+  memorySpaceId?: string;
+}
+
+export class AuditLog {
+  private buffer: AuditRow[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly repo: GovernanceRepo,
+    private readonly policies: PolicyService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  record(call: AuditCall): void {
+    const org = call.memorySpaceId ? this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
+    if (!this.policies.forOrg(org).policy.compliance.auditLogging) return;
+    this.buffer.push({ at: this.clock.now(), organization_id: org, memory_space_id: call.memorySpaceId ?? null, user_id: call.userId ?? null, method: call.method, path: call.path, status: call.status });
+    if (this.buffer.length >= MAX_BUFFER) this.flush();
+    this.timer ??= setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref?.();
+  }
+
+  flush(): void {
+    if (!this.buffer.length) return;
+    const rows = this.buffer;
+    this.buffer = [];
+    try {
+      this.repo.insertAudit(rows);
+    } catch (e) {
+      this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
+    }
+  }
+
+  query(input: { from?: unknown; to?: unknown; limit?: unknown; organizationId?: unknown }) {
+    this.flush();
+    const from = input.from === undefined ? 0 : parseDateInput(input.from);
+    const to = input.to === undefined ? this.clock.now() : parseDateInput(input.to);
+    if (from === undefined) throw new GovernanceValidationError("INVALID_DATE_RANGE", "from must be an ISO date or epoch ms", "from");
+    if (to === undefined) throw new GovernanceValidationError("INVALID_DATE_RANGE", "to must be an ISO date or epoch ms", "to");
+    const limit = input.limit === undefined ? 1000 : Number(input.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new GovernanceValidationError("INVALID_DATE_RANGE", "limit must be an integer from 1 to 10000", "limit");
+    const org = typeof input.organizationId === "string" && input.organizationId ? input.organizationId : this.policies.defaultOrg;
+    const entries = this.repo.audit(org, from, to, limit).map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+    return { success: true as const, entries };
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.flush();
+  }
+}

@@ -1,0 +1,207 @@
+// The executor: walks a scope's data in bounded batches, asks the pure planner what the
+// effective policy requires, and applies it in one transaction per batch (or only counts, for
+// simulate and compliance reports). Every real run is written to the enforcement log.
+import type { Db } from "~/store/sqlite";
+import { RetentionRepo, InventoryRepo } from "~/store/retention-repo";
+import type { GovernanceRepo } from "~/store/governance-repo";
+import type { Clock } from "~/shared/clock";
+import { newId } from "~/shared/ids";
+import type { PolicyService } from "./policies";
+import type { EnforcementRule, EnforcementResult, GovernanceLayer, SimulationImpact } from "./operations.schema";
+import { GOVERNANCE_LAYERS } from "./operations.schema";
+import type { GovernancePolicyPatch, PolicyRules, PolicyScope } from "./policy.schema";
+import { applyPatch } from "./merge";
+import { validateEnforceOptions, validatePartialPolicy } from "./validate";
+import { planConversationBatch, planImmutableBatch, planMutableBatch, planVectorBatch, type PlanContext } from "./plan";
+import { addTallies, emptyTally, removalDueTimes, simulationImpact, tallyPlan, totals, type LayerTallies, type LayerTally } from "./plan-summary";
+
+/** Records per batch: bounds memory and transaction length whatever the layer size. */
+export const BATCH = 500;
+
+/** Deletes memories with everything hanging off them (vectors, graph links, caches); runs inside a transaction. */
+export interface MemoryPurger {
+  purgeMemories(rows: { rowid: number; id: string; userId: string }[]): void;
+}
+
+export interface Units {
+  spaces: string[];
+  orgs: string[];
+}
+
+export interface RunOptions {
+  units: Units;
+  layers: readonly GovernanceLayer[];
+  rules?: readonly EnforcementRule[];
+  now: number;
+  apply: boolean;
+  patch?: GovernancePolicyPatch;
+}
+
+export interface RunResult {
+  tallies: LayerTallies;
+  due: Record<GovernanceLayer, number[]>;
+  orphansPurged: number;
+}
+
+export class Enforcer {
+  private readonly repo: RetentionRepo;
+  private readonly inventory: InventoryRepo;
+
+  constructor(
+    private readonly db: Db,
+    private readonly gov: GovernanceRepo,
+    private readonly policies: PolicyService,
+    private readonly purger: MemoryPurger,
+    private readonly clock: Clock,
+  ) {
+    this.repo = new RetentionRepo(db);
+    this.inventory = new InventoryRepo(db);
+  }
+
+  enforce(options: unknown): EnforcementResult {
+    const { scope, layers, rules } = validateEnforceOptions(options);
+    const t0 = performance.now();
+    const now = this.clock.now();
+    const units = this.unitsOf(scope);
+    const processed = layers.filter((l) => (l === "immutable" || l === "mutable" ? units.orgs.length > 0 : true));
+    const run = this.run({ units, layers: processed, rules, now, apply: true });
+    this.log(scope, processed, rules, now, performance.now() - t0, run);
+    return { enforcedAt: now, ...totals(run.tallies), affectedLayers: [...processed] };
+  }
+
+  simulate(policy: unknown): SimulationImpact {
+    validatePartialPolicy(policy);
+    const { organizationId, memorySpaceId } = policy;
+    const scope = organizationId !== undefined || memorySpaceId !== undefined ? { organizationId, memorySpaceId } : undefined;
+    const run = this.run({ units: this.unitsOf(scope), layers: GOVERNANCE_LAYERS, now: this.clock.now(), apply: false, patch: policy });
+    return simulationImpact(run.tallies);
+  }
+
+  /** An org: all its spaces plus its immutable/mutable records; a space: that space; none: everything. */
+  unitsOf(scope?: PolicyScope): Units {
+    const all = this.gov.spaces();
+    if (scope?.memorySpaceId !== undefined) return { spaces: [scope.memorySpaceId], orgs: [] };
+    const orgOf = (s: { org: string | null }) => s.org ?? this.policies.defaultOrg;
+    if (scope?.organizationId !== undefined) {
+      const org = scope.organizationId;
+      return { spaces: all.filter((s) => orgOf(s) === org).map((s) => s.id), orgs: [org] };
+    }
+    return { spaces: all.map((s) => s.id), orgs: [...new Set([this.policies.defaultOrg, ...this.inventory.organizations()])] };
+  }
+
+  run(o: RunOptions): RunResult {
+    const result: RunResult = { tallies: {}, due: { conversations: [], immutable: [], mutable: [], vector: [] }, orphansPurged: 0 };
+    const add = (layer: GovernanceLayer, t: LayerTally, due: number[]) => {
+      result.tallies[layer] = addTallies(result.tallies[layer] ?? emptyTally(), t);
+      result.due[layer].push(...due);
+    };
+    const ctx = (policy: PolicyRules): PlanContext => ({ policy: o.patch ? applyPatch(policy, o.patch) : policy, now: o.now, rules: o.rules });
+    for (const space of o.units.spaces) {
+      const c = ctx(this.policies.forSpace(space).policy);
+      if (o.layers.includes("conversations")) this.conversations(space, c, o.apply, add);
+      if (o.layers.includes("vector")) result.orphansPurged += this.vector(space, c, o.apply, add);
+    }
+    for (const org of o.units.orgs) {
+      const c = ctx(this.policies.forOrg(org).policy);
+      if (o.layers.includes("immutable")) this.immutable(org, c, o.apply, add);
+      if (o.layers.includes("mutable")) this.mutable(org, c, o.apply, add);
+    }
+    return result;
+  }
+
+  private conversations(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+    for (let after = ""; ; ) {
+      const batch = this.repo.conversations(space, after, BATCH);
+      if (!batch.length) return;
+      const plan = planConversationBatch(ctx, batch);
+      if (apply)
+        this.tx(() => {
+          this.repo.archiveConversations(plan.archive.map((a) => a.id), ctx.now);
+          this.repo.deleteConversations(plan.delete.map((a) => a.id));
+        });
+      add("conversations", tallyPlan(plan), removalDueTimes(plan));
+      after = batch.at(-1)!.id;
+    }
+  }
+
+  private vector(space: string, ctx: PlanContext, apply: boolean, add: Adder): number {
+    let orphans = 0;
+    for (let after = 0; ; ) {
+      const batch = this.repo.memories(space, after, BATCH);
+      if (!batch.length) break;
+      const plan = planVectorBatch(ctx, batch);
+      const byId = new Map(batch.map((m) => [m.id, m]));
+      if (apply)
+        this.tx(() => {
+          this.repo.deleteMemoryVersions(plan.deleteVersions);
+          this.purger.purgeMemories(plan.purgeMemories.map((p) => byId.get(p.id)!));
+        });
+      orphans += plan.purgeMemories.filter((p) => p.reason === "purging.deleteOrphaned").length;
+      add("vector", tallyPlan(plan), removalDueTimes(plan));
+      after = batch.at(-1)!.rowid;
+    }
+    if (ctx.rules && !ctx.rules.includes("retention")) return orphans;
+    this.expiredTemporaries(space, ctx.now, apply, add);
+    return orphans;
+  }
+
+  /** Temporary memories past expiresAt are invisible already; retention removes them for good. */
+  private expiredTemporaries(space: string, now: number, apply: boolean, add: Adder): void {
+    for (let after = 0; ; ) {
+      const batch = this.inventory.expiredMemories(space, now, after, BATCH);
+      if (!batch.length) return;
+      if (apply) this.tx(() => this.purger.purgeMemories(batch));
+      add("vector", { ...emptyTally(), recordsPurged: batch.length, bytesFreed: batch.reduce((n, m) => n + m.bytes, 0) }, batch.map(() => now));
+      after = batch.at(-1)!.rowid;
+    }
+  }
+
+  private immutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+    for (let after: [string, string] = ["", ""]; ; ) {
+      const batch = this.repo.immutable(org, after, BATCH);
+      if (!batch.length) return;
+      const plan = planImmutableBatch(ctx, batch);
+      if (apply)
+        this.tx(() => {
+          this.repo.deleteImmutableVersions(plan.deleteVersions);
+          this.repo.deleteImmutable(plan.purgeEntities);
+        });
+      add("immutable", tallyPlan(plan), removalDueTimes(plan));
+      const last = batch.at(-1)!;
+      after = [last.type, last.id];
+    }
+  }
+
+  private mutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+    for (let after: [string, string] = ["", ""]; ; ) {
+      const batch = this.repo.mutable(org, after, BATCH);
+      if (!batch.length) return;
+      const plan = planMutableBatch(ctx, batch);
+      if (apply) this.tx(() => this.repo.deleteMutable(plan.deleteKeys));
+      add("mutable", tallyPlan(plan), removalDueTimes(plan));
+      const last = batch.at(-1)!;
+      after = [last.namespace, last.key];
+    }
+  }
+
+  private log(scope: PolicyScope, layers: readonly string[], rules: readonly string[], now: number, ms: number, run: RunResult): void {
+    const t = (l: GovernanceLayer) => run.tallies[l] ?? emptyTally();
+    const all = Object.values(run.tallies).reduce(addTallies, emptyTally());
+    this.gov.logEnforcement(newId(), {
+      scope_kind: scope.memorySpaceId !== undefined ? "memorySpace" : "organization",
+      scope_id: (scope.memorySpaceId ?? scope.organizationId)!,
+      layers: JSON.stringify(layers), rules: JSON.stringify(rules), enforced_at: now, duration_ms: ms,
+      conversations_purged: t("conversations").recordsPurged, conversations_archived: t("conversations").archived,
+      immutable_versions_deleted: t("immutable").versionsDeleted, immutable_entities_purged: t("immutable").recordsPurged,
+      vector_versions_deleted: t("vector").versionsDeleted, vector_memories_purged: t("vector").recordsPurged,
+      vector_orphans_purged: run.orphansPurged, mutable_keys_deleted: t("mutable").recordsPurged,
+      bytes_freed: all.bytesFreed, held: all.held,
+    });
+  }
+
+  private tx(fn: () => void): void {
+    this.db.transaction(fn).immediate();
+  }
+}
+
+type Adder = (layer: GovernanceLayer, t: LayerTally, due: number[]) => void;

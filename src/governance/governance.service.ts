@@ -1,0 +1,45 @@
+// The governance API of seed 001 in one place (the SDK's `governance.*`): policies, templates,
+// enforcement, simulation, reports, statistics and the audit log.
+import type { Db } from "~/store/sqlite";
+import { GovernanceRepo } from "~/store/governance-repo";
+import type { Clock } from "~/shared/clock";
+import type { Logger } from "~/shared/logger";
+import { PolicyService } from "./policies";
+import { Enforcer, type MemoryPurger } from "./enforce";
+import { Reports } from "./reports";
+import { AuditLog } from "./audit";
+import { UserErasure, type GraphEraser } from "./erasure";
+import { getTemplate } from "./templates";
+import type { PolicyRules, PolicyScope } from "./policy.schema";
+
+export class GovernanceService {
+  readonly policies: PolicyService;
+  readonly enforcer: Enforcer;
+  readonly reports: Reports;
+  readonly audit: AuditLog;
+  readonly erasure: UserErasure;
+
+  constructor(deps: { db: Db; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger; graph?: GraphEraser }) {
+    const repo = new GovernanceRepo(deps.db);
+    this.policies = new PolicyService(repo, deps.clock, deps.orgId);
+    // The purger is the memory service, which itself needs this service's gate: resolve it late.
+    const purger: MemoryPurger = { purgeMemories: (rows) => deps.purger().purgeMemories(rows) };
+    this.enforcer = new Enforcer(deps.db, repo, this.policies, purger, deps.clock);
+    this.reports = new Reports(deps.db, repo, this.policies, this.enforcer, deps.clock);
+    this.audit = new AuditLog(repo, this.policies, deps.clock, deps.logger);
+    this.erasure = new UserErasure(deps.db, repo, this.policies, deps.clock, deps.graph);
+  }
+
+  setPolicy = (policy: unknown) => this.policies.setPolicy(policy);
+  getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
+  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): void => this.policies.setAgentOverride(memorySpaceId, overrides);
+  getTemplate = (name: unknown): PolicyRules => getTemplate(name);
+  enforce = (options: unknown) => this.enforcer.enforce(options);
+  simulate = (policy: unknown) => this.enforcer.simulate(policy);
+  getComplianceReport = (options: unknown) => this.reports.complianceReport(options);
+  getEnforcementStats = (options: unknown) => this.reports.enforcementStats(options);
+
+  close(): void {
+    this.audit.close();
+  }
+}

@@ -1,0 +1,107 @@
+// Policy storage and resolution: setPolicy / getPolicy / setAgentOverride, the effective
+// policy of an organization or memory space, and the justification gate for memory writes.
+import { GovernanceRepo, type ScopeKind } from "~/store/governance-repo";
+import type { Clock } from "~/shared/clock";
+import { AppError, GovernanceValidationError } from "~/shared/errors";
+import { newId } from "~/shared/ids";
+import type { WriteGate } from "~/memory/memory-hooks";
+import type { GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } from "./policy.schema";
+import { validateAgentOverride, validatePolicy } from "./validate";
+import { deepMerge, effectivePolicy } from "./merge";
+import { requiresJustification } from "./retention-rules";
+
+export interface Effective {
+  policy: PolicyRules;
+  /** An org or space policy was set explicitly (the implicit global defaults never block writes). */
+  explicit: boolean;
+}
+
+/** Policies change rarely and are read on every write: cache them briefly (another process's change shows within this). */
+const CACHE_MS = 2000;
+
+export class PolicyService implements WriteGate {
+  private readonly cache = new Map<string, { at: number; value: GovernancePolicyPatch | null }>();
+
+  constructor(
+    private readonly repo: GovernanceRepo,
+    private readonly clock: Clock,
+    readonly defaultOrg: string,
+  ) {}
+
+  setPolicy(policy: unknown): PolicyResult {
+    validatePolicy(policy);
+    const { organizationId, memorySpaceId, ...rules } = policy;
+    const now = this.clock.now();
+    const id = newId();
+    const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
+    const scopeId = (memorySpaceId ?? organizationId)!;
+    if (memorySpaceId !== undefined && organizationId !== undefined) this.repo.registerSpace(memorySpaceId, organizationId, now);
+    this.repo.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
+    this.cache.clear();
+    return { success: true, policyId: id, appliedAt: now, scope: kind === "memorySpace" ? { memorySpaceId: scopeId } : { organizationId: scopeId } } as PolicyResult;
+  }
+
+  setAgentOverride(memorySpaceId: unknown, overrides: unknown): void {
+    validateAgentOverride(memorySpaceId, overrides);
+    const spaceId = memorySpaceId as string;
+    const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
+    const now = this.clock.now();
+    if (organizationId !== undefined) this.repo.registerSpace(spaceId, organizationId, now);
+    const merged = deepMerge(this.stored("memorySpace", spaceId) ?? {}, rules);
+    this.repo.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
+    this.cache.clear();
+  }
+
+  getPolicy(scope: PolicyScope = {}): PolicyRules & PolicyScope {
+    checkScope(scope);
+    const { organizationId, memorySpaceId } = scope;
+    if (memorySpaceId !== undefined) {
+      const org = organizationId ?? this.orgOf(memorySpaceId);
+      return { ...(organizationId !== undefined ? { organizationId } : {}), memorySpaceId, ...this.forSpace(memorySpaceId, org).policy };
+    }
+    if (organizationId !== undefined) return { organizationId, ...this.forOrg(organizationId).policy };
+    return effectivePolicy();
+  }
+
+  orgOf(spaceId: string): string {
+    return this.repo.spaceOrg(spaceId) ?? this.defaultOrg;
+  }
+
+  forOrg(orgId: string): Effective {
+    const org = this.stored("organization", orgId);
+    return { policy: effectivePolicy({ org }), explicit: org !== null };
+  }
+
+  forSpace(spaceId: string, orgId = this.orgOf(spaceId)): Effective {
+    const org = this.stored("organization", orgId);
+    const space = this.stored("memorySpace", spaceId);
+    return { policy: effectivePolicy({ org, space }), explicit: org !== null || space !== null };
+  }
+
+  checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void {
+    const { policy, explicit } = this.forSpace(input.memorySpaceId);
+    if (!requiresJustification(policy, input.importance, explicit)) return;
+    const j = input.metadata.justification;
+    if (typeof j !== "string" || !j.trim())
+      throw new AppError("VALIDATION_ERROR", `importance ${input.importance} requires a non-empty metadata.justification under the ${policy.compliance.mode} policy of '${input.memorySpaceId}'`, "metadata.justification");
+  }
+
+  private stored(kind: ScopeKind, id: string): GovernancePolicyPatch | null {
+    const key = `${kind}:${id}`;
+    const hit = this.cache.get(key);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.value;
+    const row = this.repo.activePolicy(kind, id);
+    const value = row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, { at: now, value });
+    return value;
+  }
+}
+
+function checkScope(scope: PolicyScope): void {
+  for (const key of ["organizationId", "memorySpaceId"] as const) {
+    const v = scope[key];
+    if (v !== undefined && (typeof v !== "string" || !v.trim())) throw new GovernanceValidationError("INVALID_SCOPE", `${key} must be a non-empty string`, key);
+  }
+}

@@ -1,0 +1,94 @@
+// Compliance reports and enforcement statistics computed from real data, the enforcement log
+// and the deletion-request log (SPEC §5.5).
+import type { GovernanceRepo, EnforcementLogRow } from "~/store/governance-repo";
+import { InventoryRepo } from "~/store/retention-repo";
+import type { Db } from "~/store/sqlite";
+import type { Clock } from "~/shared/clock";
+import type { Enforcer } from "./enforce";
+import type { PolicyService } from "./policies";
+import type { ComplianceReport, EnforcementStats } from "./operations.schema";
+import { validateComplianceReportOptions, validateStatsPeriod } from "./validate";
+import { complianceStatus } from "./retention-rules";
+import { bytesToMB, costSavingsUsd } from "./plan-summary";
+import { YEAR_MS } from "./durations";
+
+export class Reports {
+  private readonly inventory: InventoryRepo;
+
+  constructor(
+    db: Db,
+    private readonly gov: GovernanceRepo,
+    private readonly policies: PolicyService,
+    private readonly enforcer: Enforcer,
+    private readonly clock: Clock,
+  ) {
+    this.inventory = new InventoryRepo(db);
+  }
+
+  complianceReport(options: unknown): ComplianceReport {
+    const { scope, start, end } = validateComplianceReportOptions(options);
+    const now = this.clock.now();
+    const units = this.enforcer.unitsOf(scope);
+    const org = units.orgs[0] ?? null;
+    const dry = this.enforcer.run({ units, layers: ["conversations", "immutable", "mutable", "vector"], now, apply: false });
+    const log = this.logFor(units.spaces, org, start, end);
+    const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
+    const unfulfilled = this.gov.oldestUnfulfilledRequest() ?? undefined;
+    const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
+    const imm = org ? this.inventory.immutable(org) : { entities: 0, versions: 0 };
+    const policy = scope.memorySpaceId !== undefined ? this.policies.forSpace(scope.memorySpaceId).policy : this.policies.forOrg(org!).policy;
+    const oldest = this.inventory.oldest(units.spaces, org);
+    return {
+      ...scope,
+      period: { start, end },
+      generatedAt: now,
+      conversations: { total: this.inventory.conversations(units.spaces), deleted: sum("conversations_purged"), archived: sum("conversations_archived"), complianceStatus: status("conversations") },
+      immutable: { entities: imm.entities, totalVersions: imm.versions, versionsDeleted: sum("immutable_versions_deleted"), complianceStatus: status("immutable") },
+      vector: { memories: this.inventory.memories(units.spaces), versionsDeleted: sum("vector_versions_deleted"), orphanedCleaned: sum("vector_orphans_purged"), complianceStatus: status("vector") },
+      mutable: { keys: org ? this.inventory.mutable(org) : 0, keysDeleted: sum("mutable_keys_deleted"), complianceStatus: status("mutable") },
+      dataRetention: { oldestRecord: oldest, withinPolicy: oldest === null || now - oldest <= policy.compliance.dataRetentionYears * YEAR_MS },
+      userRequests: this.userRequests(start, end),
+    };
+  }
+
+  enforcementStats(options: unknown): EnforcementStats {
+    const period = (options as { period?: unknown } | null | undefined)?.period;
+    const { windowMs } = validateStatsPeriod(period);
+    const end = this.clock.now();
+    const start = end - windowMs;
+    const rows = this.gov.enforcementLog(start, end);
+    const sum = (k: keyof EnforcementLogRow) => rows.reduce((n, r) => n + (r[k] as number), 0);
+    const storageFreed = bytesToMB(sum("bytes_freed"));
+    return {
+      period: { start, end },
+      conversations: { purged: sum("conversations_purged"), archived: sum("conversations_archived") },
+      immutable: { versionsDeleted: sum("immutable_versions_deleted"), entitiesPurged: sum("immutable_entities_purged") },
+      vector: { versionsDeleted: sum("vector_versions_deleted"), memoriesPurged: sum("vector_memories_purged") },
+      mutable: { keysDeleted: sum("mutable_keys_deleted") },
+      storageFreed,
+      costSavings: costSavingsUsd(storageFreed),
+    };
+  }
+
+  /** Runs for the org itself and for each of its spaces; a space report sees only its own runs. */
+  private logFor(spaces: string[], org: string | null, start: number, end: number): EnforcementLogRow[] {
+    const bySpace = this.gov.enforcementLog(start, end, { kind: "memorySpace", ids: spaces });
+    return org ? [...bySpace, ...this.gov.enforcementLog(start, end, { kind: "organization", ids: [org] })] : bySpace;
+  }
+
+  private userRequests(start: number, end: number): ComplianceReport["userRequests"] {
+    const reqs = this.gov.deletionRequests(start, end);
+    const done = reqs.filter((r) => r.fulfilled_at !== null);
+    const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
+    return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };
+  }
+}
+
+/** "0 seconds", "1.5 seconds", "2.3 hours", "4 days". */
+export function humanDuration(ms: number): string {
+  const units: [string, number][] = [["days", 86_400_000], ["hours", 3_600_000], ["minutes", 60_000], ["seconds", 1000]];
+  for (const [name, size] of units) {
+    if (ms >= size) return `${Number((ms / size).toFixed(1))} ${name}`;
+  }
+  return `${Number((ms / 1000).toFixed(3))} seconds`;
+}

@@ -1,0 +1,57 @@
+// createClient({baseUrl, apiKey}): the SDK over HTTP. Error envelopes become the same
+// exceptions the in-process SDK throws (GovernanceValidationError or AppError).
+import { AppError, GovernanceValidationError, isGovernanceErrorCode, APP_ERROR_CODES, type AppErrorCode } from "~/shared/errors";
+import { validateAgentOverride } from "~/governance/validate";
+import type { EngramClient } from "./client";
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+}
+
+export function createClient(o: ClientOptions): EngramClient {
+  const base = o.baseUrl.replace(/\/+$/, "");
+  const call = async <T>(method: string, path: string, body?: unknown, query?: Record<string, unknown>): Promise<T> => {
+    const qs = query ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString() : "";
+    const headers: Record<string, string> = {};
+    if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await (o.fetch ?? fetch)(`${base}${path}${qs ? `?${qs}` : ""}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json().catch(() => null)) as Record<string, any> | null;
+    if (res.ok) return json as T;
+    throw toError(res.status, json);
+  };
+  const enc = encodeURIComponent;
+  return {
+    addMemories: (i) => call("POST", "/add_memories", i),
+    searchMemory: (i) => call("POST", "/search_memory", i),
+    listMemories: (i) => call("GET", "/list_memories", undefined, i),
+    getMemory: (r) => call("GET", "/get_memory", undefined, r),
+    updateMemory: (i) => call("POST", "/update_memory", i),
+    deleteMemory: (r) => call("DELETE", "/delete_memory", undefined, r),
+    deleteAllMemories: (i) => call("POST", "/delete_all_memories", i),
+    governance: {
+      setPolicy: (p) => call("POST", "/governance/policies", p ?? null),
+      getPolicy: (scope) => call("GET", "/governance/policies", undefined, scope ?? {}),
+      setAgentOverride: async (space, overrides) => {
+        // A blank id cannot be put in the path: validate locally, with the server's exact rules.
+        if (typeof space !== "string" || !space.trim()) validateAgentOverride(space, overrides);
+        await call("PUT", `/governance/overrides/${enc(space)}`, overrides ?? null);
+      },
+      getTemplate: (name) => call("GET", `/governance/templates/${enc(String(name))}`),
+      enforce: (options) => call("POST", "/governance/enforce", options ?? null),
+      simulate: (policy) => call("POST", "/governance/simulate", policy ?? null),
+      getComplianceReport: (options) => call("POST", "/governance/compliance-report", options ?? null),
+      getEnforcementStats: (options) => call("GET", "/governance/stats", undefined, { period: options?.period }),
+    },
+    close: async () => {},
+  };
+}
+
+function toError(status: number, body: Record<string, any> | null): Error {
+  const message = typeof body?.error === "string" ? body.error : `HTTP ${status}`;
+  if (body?.name === "GovernanceValidationError" && isGovernanceErrorCode(body.code)) return new GovernanceValidationError(body.code, message, body.field);
+  const code: AppErrorCode = (APP_ERROR_CODES as readonly string[]).includes(body?.code) ? body!.code : "INTERNAL_ERROR";
+  return new AppError(code, message, body?.field);
+}

@@ -1,0 +1,207 @@
+// Bounded batch readers and deleters that enforcement drives, one pair per layer. Readers
+// page by key so memory stays bounded whatever the layer's size.
+import type { Db } from "./sqlite";
+
+export interface VersionInfo {
+  version: number;
+  createdAt: number;
+  bytes: number;
+}
+
+export interface ConversationInfo {
+  id: string;
+  createdAt: number;
+  lastMessageAt: number;
+  archivedAt: number | null;
+  bytes: number;
+}
+
+export interface MemoryInfo {
+  rowid: number;
+  id: string;
+  userId: string;
+  importance: number;
+  sourceType: string;
+  createdAt: number;
+  conversationRef: string | null;
+  conversationRefExists: boolean;
+  immutableRef: string | null;
+  immutableRefExists: boolean;
+  versions: VersionInfo[];
+}
+
+export interface ImmutableInfo {
+  type: string;
+  id: string;
+  createdAt: number;
+  lastUsedAt: number;
+  versions: VersionInfo[];
+}
+
+export interface MutableInfo {
+  namespace: string;
+  key: string;
+  createdAt: number;
+  updatedAt: number;
+  accessedAt: number;
+  expiresAt: number | null;
+  bytes: number;
+}
+
+/** Row overhead counted on top of text bytes, so storageFreed is not zero for tiny records. */
+const ROW_OVERHEAD = 64;
+const each = (xs: unknown[]) => JSON.stringify(xs);
+
+export class RetentionRepo {
+  constructor(private readonly db: Db) {}
+
+  conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[] {
+    return this.db
+      .query<ConversationInfo, [number, string, string, number]>(
+        `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes
+         FROM conversations WHERE memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, spaceId, afterId, limit);
+  }
+
+  archiveConversations(ids: string[], now: number): void {
+    this.db.query("UPDATE conversations SET archived_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND archived_at IS NULL").run(now, each(ids));
+  }
+
+  deleteConversations(ids: string[]): void {
+    this.db.query("DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?))").run(each(ids));
+  }
+
+  memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[] {
+    const rows = this.db
+      .query<Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & { conversationRefExists: number; immutableRefExists: number; version: number; updatedAt: number; bytes: number }, [number, string, number, number]>(
+        `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
+           m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.version, m.updated_at AS updatedAt,
+           length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
+           EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
+           EXISTS (SELECT 1 FROM immutable_records r WHERE m.immutable_ref = r.type || '/' || r.id) AS immutableRefExists
+         FROM memories m WHERE m.agent_id = ? AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
+    const old = this.versionsOf("SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))", rows.map((r) => r.id));
+    return rows.map(({ version, updatedAt, bytes, ...r }) => ({
+      ...r,
+      conversationRefExists: !!r.conversationRefExists,
+      immutableRefExists: !!r.immutableRefExists,
+      versions: [{ version, createdAt: updatedAt, bytes }, ...(old.get(r.id) ?? [])],
+    }));
+  }
+
+  deleteMemoryVersions(items: { memoryId: string; version: number }[]): void {
+    const del = this.db.query("DELETE FROM memory_versions WHERE memory_id = ? AND version = ?");
+    for (const i of items) del.run(i.memoryId, i.version);
+  }
+
+  immutable(orgId: string, after: [string, string], limit: number): ImmutableInfo[] {
+    const rows = this.db
+      .query<Omit<ImmutableInfo, "versions">, [string, string, string, string, number]>(
+        `SELECT type, id, created_at AS createdAt, accessed_at AS lastUsedAt FROM immutable_records
+         WHERE organization_id = ? AND (type > ? OR (type = ? AND id > ?)) ORDER BY type, id LIMIT ?`,
+      )
+      .all(orgId, after[0], after[0], after[1], limit);
+    // Join through json_each so each (type, id) pair uses the primary key instead of a scan.
+    const versions = this.versionsOf(
+      `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS createdAt, length(CAST(v.data AS BLOB)) + length(v.metadata) + ? AS bytes
+       FROM json_each(?) j JOIN immutable_versions v ON v.type = json_extract(j.value, '$[0]') AND v.id = json_extract(j.value, '$[1]')`,
+      rows.map((r) => [r.type, r.id]),
+    );
+    return rows.map((r) => ({ ...r, versions: versions.get(`${r.type}/${r.id}`) ?? [] }));
+  }
+
+  deleteImmutableVersions(items: { type: string; id: string; version: number }[]): void {
+    const del = this.db.query("DELETE FROM immutable_versions WHERE type = ? AND id = ? AND version = ?");
+    for (const i of items) del.run(i.type, i.id, i.version);
+  }
+
+  deleteImmutable(items: { type: string; id: string }[]): void {
+    const del = this.db.query("DELETE FROM immutable_records WHERE type = ? AND id = ?");
+    for (const i of items) del.run(i.type, i.id);
+  }
+
+  mutable(orgId: string, after: [string, string], limit: number): MutableInfo[] {
+    return this.db
+      .query<MutableInfo, [number, string, string, string, string, number]>(
+        `SELECT namespace, key, created_at AS createdAt, updated_at AS updatedAt, accessed_at AS accessedAt, expires_at AS expiresAt,
+           length(CAST(value AS BLOB)) + ? AS bytes
+         FROM mutable_entries WHERE organization_id = ? AND (namespace > ? OR (namespace = ? AND key > ?)) ORDER BY namespace, key LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, orgId, after[0], after[0], after[1], limit);
+  }
+
+  deleteMutable(items: { namespace: string; key: string }[]): void {
+    const del = this.db.query("DELETE FROM mutable_entries WHERE namespace = ? AND key = ?");
+    for (const i of items) del.run(i.namespace, i.key);
+  }
+
+  private versionsOf(sql: string, owners: unknown[]): Map<string, VersionInfo[]> {
+    const out = new Map<string, VersionInfo[]>();
+    if (!owners.length) return out;
+    for (const v of this.db.query<VersionInfo & { owner: string }, [number, string]>(sql).all(ROW_OVERHEAD, each(owners))) {
+      const list = out.get(v.owner) ?? [];
+      list.push({ version: v.version, createdAt: v.createdAt, bytes: v.bytes });
+      out.set(v.owner, list);
+    }
+    return out;
+  }
+}
+
+/** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
+export class InventoryRepo {
+  constructor(private readonly db: Db) {}
+
+  conversations(spaceIds: string[]): number {
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))").get(each(spaceIds))!.n;
+  }
+
+  memories(spaceIds: string[]): number {
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))").get(each(spaceIds))!.n;
+  }
+
+  immutable(orgId: string): { entities: number; versions: number } {
+    return this.db
+      .query<{ entities: number; versions: number }, [string]>(
+        `SELECT count(*) AS entities, coalesce(sum((SELECT count(*) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id)), 0) AS versions
+         FROM immutable_records r WHERE r.organization_id = ?`,
+      )
+      .get(orgId)!;
+  }
+
+  mutable(orgId: string): number {
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = ?").get(orgId)!.n;
+  }
+
+  oldest(spaceIds: string[], orgId: string | null): number | null {
+    const spaces = each(spaceIds);
+    return this.db
+      .query<{ t: number | null }, [string, string, string | null, string | null]>(
+        `SELECT min(t) AS t FROM (
+           SELECT min(created_at) AS t FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT min(created_at) FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT min(created_at) FROM immutable_records WHERE organization_id = ?
+           UNION ALL SELECT min(created_at) FROM mutable_entries WHERE organization_id = ?)`,
+      )
+      .get(spaces, spaces, orgId, orgId)?.t ?? null;
+  }
+
+  /** Organizations that own immutable or mutable records. */
+  organizations(): string[] {
+    return this.db
+      .query<{ o: string }, []>("SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces")
+      .all()
+      .map((r) => r.o);
+  }
+
+  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): { rowid: number; id: string; userId: string; bytes: number }[] {
+    return this.db
+      .query<{ rowid: number; id: string; userId: string; bytes: number }, [number, string, number, number, number]>(
+        `SELECT rowid, id, user_id AS userId, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes
+         FROM memories WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, spaceId, now, afterRowid, limit);
+  }
+}
