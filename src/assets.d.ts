@@ -11,3 +11,7 @@ declare module "*.node" {
   const path: string;
   export default path;
 }
+declare module "*.so.1" {
+  const path: string;
+  export default path;
+}

@@ -10,7 +10,8 @@ import { SearchService } from "./search/search.service";
 import type { Embedder } from "./search/embedder";
 import { RemoteEmbedder } from "./search/remote-embedder";
 import { TransformersEmbedder } from "./search/transformers-embedder";
-import { ensureBuiltinModel, GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
+import { GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
+import { installBuiltinModel } from "./search/model/builtin-model";
 import { MemoryService } from "./memory/memory.service";
 import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
@@ -69,9 +70,9 @@ async function createEmbedder(config: Config, logger: Logger): Promise<Embedder 
   const builtin = e.model === GLOVE_SIF_MODEL_ID;
   if (builtin) {
     // Built once per machine (≈2 s); a failure leaves search keyword-only and /health degraded.
-    await ensureBuiltinModel(config.modelsDir).catch((err) => logger.error("could not build the built-in model", { error: (err as Error).message }));
+    await installBuiltinModel(config.modelsDir).catch((err) => logger.error("could not build the built-in model", { error: (err as Error).message }));
   }
-  return new TransformersEmbedder({ modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin });
+  return new TransformersEmbedder({ modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin, nativeCacheDir: config.cacheDir });
 }
 
 export interface RunningServer {

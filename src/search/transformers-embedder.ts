@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { normalise, type Embedder } from "~/search/embedder.ts";
+import { prepareOnnxRuntime } from "./onnx-runtime";
 
 export interface TransformersEmbedderOptions {
   /** A model id looked up under `modelsDir` (e.g. "engram/glove-sif", "Xenova/all-MiniLM-L6-v2"), or a folder path. */
@@ -12,6 +13,8 @@ export interface TransformersEmbedderOptions {
   modelsDir: string;
   /** Whether a model missing from `modelsDir` may be downloaded from the Hugging Face Hub. */
   allowRemote: boolean;
+  /** Where the compiled binary unpacks the ONNX Runtime native files (default: beside modelsDir). */
+  nativeCacheDir?: string;
 }
 
 /** Texts per ONNX run, and a cap on padded characters per run so one long memory does not pad a whole batch. */
@@ -72,6 +75,7 @@ export class TransformersEmbedder implements Embedder {
       throw new Error(`model ${modelId} not found in ${modelsDir} and remote download is disabled`);
     }
     // Imported here, not at the top: the compiled binary must set up the native ONNX Runtime binding first.
+    await prepareOnnxRuntime(this.options.nativeCacheDir ?? join(modelsDir, ".."));
     const { env, LogLevel, pipeline } = await import("@huggingface/transformers");
     env.logLevel = LogLevel.ERROR;
     env.localModelPath = modelsDir;

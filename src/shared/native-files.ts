@@ -29,3 +29,21 @@ export async function materialise(path: string, cacheDir: string, name = basenam
   renameSync(tmp, target);
   return target;
 }
+
+/**
+ * Like materialise, for files that must sit side by side (a native module and the shared
+ * library its RUNPATH $ORIGIN points at): one folder named by their combined checksum.
+ */
+export async function materialiseTogether(files: { path: string; name: string }[], cacheDir: string, key: string): Promise<string> {
+  // `key` is the files' checksum computed at build time: hashing 45 MB at every start would cost ~60 ms.
+  const dir = join(cacheDir, key.slice(0, 16));
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) {
+    const target = join(dir, f.name);
+    if (existsSync(target)) continue;
+    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, new Uint8Array(await Bun.file(f.path).arrayBuffer()), { mode: 0o755 });
+    renameSync(tmp, target);
+  }
+  return dir;
+}
