@@ -6,6 +6,7 @@ import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";
 import { serve } from "./serve";
 import { mcp } from "./mcp";
+import { buildModel, reindex } from "./maintenance";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -30,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
         return await serve(config);
       case "mcp":
         return await mcp(config);
+      case "build-model":
+        return await buildModel(config);
+      case "reindex":
+        return await reindex(config);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;
