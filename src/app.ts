@@ -1,6 +1,6 @@
 // createApp(services): the Elysia app with every route group listed in one place, mounted at
 // the root and again under /v1 (cloud-compatible paths).
-import { Elysia } from "elysia";
+import { router } from "./http/router";
 import { swagger } from "@elysiajs/swagger";
 import type { Services } from "./services";
 import { installPipeline, instrument, type CallRecord } from "./http/pipeline";
@@ -9,14 +9,16 @@ import { memoryRoutes } from "./http/memory.routes";
 import { systemRoutes } from "./http/system.routes";
 import { layerRoutes } from "./http/layers.routes";
 import { governanceRoutes } from "./http/governance.routes";
+import { graphRoutes } from "./http/graph.routes";
+import { sessionRoutes } from "./http/sessions.routes";
 import { createMcpHandler } from "./mcp/mount";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
 export function createApp(s: Services) {
   const metrics = new RequestMetrics();
-  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s), governanceRoutes(s)];
-  const app = new Elysia();
+  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s), governanceRoutes(s), graphRoutes(s), sessionRoutes(s)];
+  const app = router();
   installPipeline(app, {
     logger: s.logger,
     metrics,
@@ -39,7 +41,7 @@ export function createApp(s: Services) {
   // Root only (no /v1 twin); the pipeline has parsed a JSON body already, so it is handed over.
   app.all("/mcp", ({ request, body }) => mcp(request, body), { detail: { hide: true } });
   for (const r of routes()) app.use(r);
-  const v1 = new Elysia({ prefix: "/v1" });
+  const v1 = router("/v1");
   for (const r of routes()) v1.use(r);
   app.use(v1);
   const audit = (call: CallRecord) => s.governance.audit.record(call);

@@ -17,6 +17,13 @@ import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
 import { MutableService } from "./layers/mutable.service";
 import { GovernanceService } from "./governance/governance.service";
+import { SessionsService } from "./sessions/sessions.service";
+import { GraphService } from "./graph/graph.service";
+import { SqliteGraph } from "./graph/sqlite-graph";
+import { MirroredGraph } from "./graph/mirrored-graph";
+import { Neo4jGraph } from "./graph/neo4j-graph";
+import { RuleExtractor } from "./graph/extract-rules";
+import type { GraphStore } from "./graph/graph-store";
 import { createApp } from "./app";
 import type { Services } from "./services";
 import { VERSION } from "./version";
@@ -26,6 +33,8 @@ export interface BuildOptions {
   logger?: Logger;
   /** Replaces the configured embedder (tests); null = keyword only. */
   embedder?: Embedder | null;
+  /** Resolve before the embedding model has loaded (the server listens meanwhile); default false. */
+  background?: boolean;
 }
 
 export interface Engine extends Services {
@@ -40,22 +49,26 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config, logger);
   const search = new SearchService(db, embedder, logger);
-  await search.start();
+  const loading = search.start();
+  if (!o.background) await loading;
   const conversations = new ConversationsService(db, clock);
   const immutable = new ImmutableService(db, clock, config.orgId);
   const mutable = new MutableService(db, clock, config.orgId);
   let memory: MemoryService | undefined;
-  const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory! });
+  const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
+  const graph = new GraphService(createGraphStore(config, db, clock), new RuleExtractor(), logger);
   memory = new MemoryService(db, search, clock, logger, {
-    conversations, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
+    conversations, graph, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
   });
+  const sessions: SessionsService = new SessionsService(db, clock, governance.policies);
   let closed = false;
   return {
-    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable, governance,
+    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable, governance, sessions, graph,
     async close() {
       if (closed) return;
       closed = true;
       governance.close();
+      await graph.close().catch(() => {});
       await embedder?.close?.();
       db.close();
     },
@@ -73,6 +86,14 @@ async function createEmbedder(config: Config, logger: Logger): Promise<Embedder 
     await installBuiltinModel(config.modelsDir).catch((err) => logger.error("could not build the built-in model", { error: (err as Error).message }));
   }
   return new TransformersEmbedder({ modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin, nativeCacheDir: config.cacheDir });
+}
+
+/** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
+function createGraphStore(config: Config, db: Db, clock: Clock): GraphStore {
+  const sqlite = new SqliteGraph(db, clock);
+  const g = config.graph;
+  if (!g.enabled || !g.uri) return sqlite;
+  return new MirroredGraph(sqlite, new Neo4jGraph({ uri: g.uri, user: g.user ?? "neo4j", password: g.password ?? "", clock }));
 }
 
 export interface RunningServer {

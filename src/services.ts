@@ -7,6 +7,8 @@ import type { ConversationsService } from "~/layers/conversations.service";
 import type { ImmutableService } from "~/layers/immutable.service";
 import type { MutableService } from "~/layers/mutable.service";
 import type { GovernanceService } from "~/governance/governance.service";
+import type { GraphService } from "~/graph/graph.service";
+import type { SessionsService } from "~/sessions/sessions.service";
 
 export interface Services {
   config: Config;
@@ -18,4 +20,6 @@ export interface Services {
   immutable: ImmutableService;
   mutable: MutableService;
   governance: GovernanceService;
+  graph: GraphService;
+  sessions: SessionsService;
 }

@@ -6,6 +6,8 @@ import { EXIT } from "./exit-codes";
 
 export async function serve(config: Config): Promise<number> {
   const server = await startServer(config);
+  // Already listening; the startup line waits for the model so it can say which search mode is live.
+  await server.services.search.start();
   const s = server.services.search.status();
   const mode = s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
   console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);

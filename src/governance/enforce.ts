@@ -2,7 +2,7 @@
 // effective policy requires, and applies it in one transaction per batch (or only counts, for
 // simulate and compliance reports). Every real run is written to the enforcement log.
 import type { Db } from "~/store/sqlite";
-import { RetentionRepo, InventoryRepo } from "~/store/retention-repo";
+import { RetentionRepo, InventoryRepo, type MemoryInfo } from "~/store/retention-repo";
 import type { GovernanceRepo } from "~/store/governance-repo";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
@@ -11,6 +11,7 @@ import type { EnforcementRule, EnforcementResult, GovernanceLayer, SimulationImp
 import { GOVERNANCE_LAYERS } from "./operations.schema";
 import type { GovernancePolicyPatch, PolicyRules, PolicyScope } from "./policy.schema";
 import { applyPatch } from "./merge";
+import { isHeldByMinimumRetention } from "./retention-rules";
 import { validateEnforceOptions, validatePartialPolicy } from "./validate";
 import { planConversationBatch, planImmutableBatch, planMutableBatch, planVectorBatch, type PlanContext } from "./plan";
 import { addTallies, emptyTally, removalDueTimes, simulationImpact, tallyPlan, totals, type LayerTallies, type LayerTally } from "./plan-summary";
@@ -39,6 +40,7 @@ export interface RunOptions {
 
 export interface RunResult {
   tallies: LayerTallies;
+  /** Per layer, the earliest due time of what the run removes (at most one entry: enough for complianceStatus, bounded memory). */
   due: Record<GovernanceLayer, number[]>;
   orphansPurged: number;
 }
@@ -89,18 +91,22 @@ export class Enforcer {
     return { spaces: all.map((s) => s.id), orgs: [...new Set([this.policies.defaultOrg, ...this.inventory.organizations()])] };
   }
 
+  /**
+   * Vector first, for every space, then conversations, then the org records: orphan detection
+   * then sees the data as it was when the run began — exactly what simulate sees — and a
+   * memory orphaned by this run's deletions is purged by the next run.
+   */
   run(o: RunOptions): RunResult {
     const result: RunResult = { tallies: {}, due: { conversations: [], immutable: [], mutable: [], vector: [] }, orphansPurged: 0 };
     const add = (layer: GovernanceLayer, t: LayerTally, due: number[]) => {
       result.tallies[layer] = addTallies(result.tallies[layer] ?? emptyTally(), t);
-      result.due[layer].push(...due);
+      const earliest = due.reduce((a, b) => Math.min(a, b), result.due[layer][0] ?? Infinity);
+      if (earliest !== Infinity) result.due[layer] = [earliest];
     };
     const ctx = (policy: PolicyRules): PlanContext => ({ policy: o.patch ? applyPatch(policy, o.patch) : policy, now: o.now, rules: o.rules });
-    for (const space of o.units.spaces) {
-      const c = ctx(this.policies.forSpace(space).policy);
-      if (o.layers.includes("conversations")) this.conversations(space, c, o.apply, add);
-      if (o.layers.includes("vector")) result.orphansPurged += this.vector(space, c, o.apply, add);
-    }
+    const spaces = o.units.spaces.map((space) => ({ space, ctx: ctx(this.policies.forSpace(space).policy) }));
+    if (o.layers.includes("vector")) for (const s of spaces) result.orphansPurged += this.vector(s.space, s.ctx, o.apply, add);
+    if (o.layers.includes("conversations")) for (const s of spaces) this.conversations(s.space, s.ctx, o.apply, add);
     for (const org of o.units.orgs) {
       const c = ctx(this.policies.forOrg(org).policy);
       if (o.layers.includes("immutable")) this.immutable(org, c, o.apply, add);
@@ -125,11 +131,14 @@ export class Enforcer {
   }
 
   private vector(space: string, ctx: PlanContext, apply: boolean, add: Adder): number {
+    const retention = !ctx.rules || ctx.rules.includes("retention");
+    // Expired temporaries are retention's to remove (below); planning them here too would count them twice.
+    const planned = (m: MemoryInfo) => !retention || m.expiresAt === null || m.expiresAt > ctx.now;
     let orphans = 0;
     for (let after = 0; ; ) {
       const batch = this.repo.memories(space, after, BATCH);
       if (!batch.length) break;
-      const plan = planVectorBatch(ctx, batch);
+      const plan = planVectorBatch(ctx, batch.filter(planned));
       const byId = new Map(batch.map((m) => [m.id, m]));
       if (apply)
         this.tx(() => {
@@ -140,18 +149,19 @@ export class Enforcer {
       add("vector", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.rowid;
     }
-    if (ctx.rules && !ctx.rules.includes("retention")) return orphans;
-    this.expiredTemporaries(space, ctx.now, apply, add);
+    if (retention) this.expiredTemporaries(space, ctx, apply, add);
     return orphans;
   }
 
-  /** Temporary memories past expiresAt are invisible already; retention removes them for good. */
-  private expiredTemporaries(space: string, now: number, apply: boolean, add: Adder): void {
+  /** Temporary memories past expiresAt are invisible already; retention removes them for good (minimum retention permitting). */
+  private expiredTemporaries(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
     for (let after = 0; ; ) {
-      const batch = this.inventory.expiredMemories(space, now, after, BATCH);
+      const batch = this.inventory.expiredMemories(space, ctx.now, after, BATCH);
       if (!batch.length) return;
-      if (apply) this.tx(() => this.purger.purgeMemories(batch));
-      add("vector", { ...emptyTally(), recordsPurged: batch.length, bytesFreed: batch.reduce((n, m) => n + m.bytes, 0) }, batch.map(() => now));
+      const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now));
+      if (apply) this.tx(() => this.purger.purgeMemories(purge));
+      const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
+      add("vector", { ...emptyTally(), recordsPurged: purge.length, bytesFreed, held: batch.length - purge.length }, purge.map((m) => m.expiresAt));
       after = batch.at(-1)!.rowid;
     }
   }

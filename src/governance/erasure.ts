@@ -10,7 +10,8 @@ import type { PolicyService } from "./policies";
 
 import { canEraseOnUserRequest, minimumRetentionMs } from "./retention-rules";
 
-export interface GraphEraser {
+/** Sessions hold no conversation content, so they go even where policy retains conversations. */
+export interface SessionEraser {
   deleteUser(userId: string): number;
 }
 
@@ -22,7 +23,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     private readonly gov: GovernanceRepo,
     private readonly policies: PolicyService,
     private readonly clock: Clock,
-    private readonly graph?: GraphEraser,
+    private readonly sessions?: () => SessionEraser,
   ) {}
 
   keepSince(memorySpaceId: string, erasure: boolean): number | undefined {
@@ -40,7 +41,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     if (memories.retained) retained.vector = memories.retained;
     this.conversations(userId, now, count);
     this.orgRecords(userId, now, count);
-    if (this.graph) deleted.graph = this.graph.deleteUser(userId);
+    if (this.sessions) deleted.sessions = this.sessions().deleteUser(userId);
     this.gov.recordDeletionRequest({ id: newId(), userId, requestedAt: now, fulfilledAt: this.clock.now(), deleted: JSON.stringify(deleted), retained: JSON.stringify(retained) });
     return { retained };
   }

@@ -8,7 +8,7 @@ import { PolicyService } from "./policies";
 import { Enforcer, type MemoryPurger } from "./enforce";
 import { Reports } from "./reports";
 import { AuditLog } from "./audit";
-import { UserErasure, type GraphEraser } from "./erasure";
+import { UserErasure, type SessionEraser } from "./erasure";
 import { getTemplate } from "./templates";
 import type { PolicyRules, PolicyScope } from "./policy.schema";
 
@@ -19,7 +19,7 @@ export class GovernanceService {
   readonly audit: AuditLog;
   readonly erasure: UserErasure;
 
-  constructor(deps: { db: Db; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger; graph?: GraphEraser }) {
+  constructor(deps: { db: Db; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger; sessions?: () => SessionEraser }) {
     const repo = new GovernanceRepo(deps.db);
     this.policies = new PolicyService(repo, deps.clock, deps.orgId);
     // The purger is the memory service, which itself needs this service's gate: resolve it late.
@@ -27,7 +27,7 @@ export class GovernanceService {
     this.enforcer = new Enforcer(deps.db, repo, this.policies, purger, deps.clock);
     this.reports = new Reports(deps.db, repo, this.policies, this.enforcer, deps.clock);
     this.audit = new AuditLog(repo, this.policies, deps.clock, deps.logger);
-    this.erasure = new UserErasure(deps.db, repo, this.policies, deps.clock, deps.graph);
+    this.erasure = new UserErasure(deps.db, repo, this.policies, deps.clock, deps.sessions);
   }
 
   setPolicy = (policy: unknown) => this.policies.setPolicy(policy);

@@ -1,6 +1,6 @@
 // HTTP for the governance API (SPEC §5.7). Bodies go unvalidated by Elysia into the
 // governance validators so HTTP reports exactly the codes and fields the SDK throws.
-import { Elysia } from "elysia";
+import { router } from "./router";
 import type { TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
@@ -17,7 +17,7 @@ const doc = (summary: string, body?: TSchema, response?: TSchema) => ({
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 export const governanceRoutes = (s: Services) =>
-  new Elysia({ prefix: "/governance" })
+  router("/governance")
     .post("/policies", ({ body }) => s.governance.setPolicy(body), doc("Set the policy of an organization or memory space", GovernancePolicy, PolicyResult))
     .get("/policies", ({ query }) => {
       const scope: Record<string, string> = {};

@@ -1,5 +1,5 @@
 // HTTP for the data layers (SPEC §5.1): conversations, immutable records, mutable keys.
-import { Elysia } from "elysia";
+import { router } from "./router";
 import type { Services } from "~/services";
 import { checkInput } from "~/shared/validate";
 import {
@@ -13,7 +13,7 @@ const tag = (tags: string, summary: string, query?: Parameters<typeof queryDoc>[
 });
 
 export const layerRoutes = (s: Services) =>
-  new Elysia()
+  router()
     .post("/conversations", ({ body }) => s.conversations.create(body), { body: CreateConversationInput, ...tag("conversations", "Start a conversation") })
     .post("/conversations/:id/messages", ({ params, body }) => s.conversations.append(params.id, body), {
       body: AppendMessagesInput, ...tag("conversations", "Append messages (append-only)"),

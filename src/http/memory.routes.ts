@@ -1,5 +1,5 @@
 // The memory endpoints of SPEC §2.3; each handler hands its validated input to MemoryService.
-import { Elysia } from "elysia";
+import { router } from "./router";
 import type { Services } from "~/services";
 import type { TObject } from "@sinclair/typebox";
 import { checkInput } from "~/shared/validate";
@@ -14,7 +14,7 @@ const doc = (summary: string, description?: string, query?: TObject) => ({
 });
 
 export const memoryRoutes = (s: Services) =>
-  new Elysia()
+  router()
     .post("/add_memories", ({ body }) => s.memory.add(body), {
       body: AddMemoriesInput, response: AddResponse, ...doc("Store memories", "Exactly one of `memory` or `messages`."),
     })

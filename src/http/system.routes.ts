@@ -1,11 +1,10 @@
-// /health (never behind auth), /metrics (JSON or Prometheus text) and routes not built yet.
-import { Elysia } from "elysia";
+// /health (never behind auth) and /metrics (JSON or Prometheus text).
+import { router } from "./router";
 import type { Services } from "~/services";
-import { AppError } from "~/shared/errors";
 import { toPrometheus, type RequestMetrics } from "./metrics";
 
 export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
-  new Elysia()
+  router()
     .get("/health", () => {
       const search = s.search.status();
       const degraded = search.semantic === "failed";
@@ -16,10 +15,8 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
       const accept = request.headers.get("accept") ?? "";
       if (/text\/plain/.test(accept) && !/application\/json/.test(accept)) return new Response(prometheus(body), { headers: { "content-type": "text/plain; version=0.0.4" } });
       return body;
-    }, { detail: { tags: ["system"], summary: "Server statistics (JSON, or Prometheus text with Accept: text/plain)" } })
-    .post("/graph/traverse", () => {
-      throw new AppError("NOT_IMPLEMENTED", "graph traversal is not available yet");
-    }, { detail: { tags: ["graph"], summary: "Graph traversal (not yet implemented)" } });
+    }, { detail: { tags: ["system"], summary: "Server statistics (JSON, or Prometheus text with Accept: text/plain)" } });
+
 
 function metricsBody(s: Services, m: RequestMetrics) {
   const search = s.search.status();

@@ -22,6 +22,8 @@ export class ImmutableService {
 
   put(type: string, id: string, input: PutImmutableInput) {
     if (input.data === undefined) throw validationError("data", "data is required");
+    // Elysia's compiled Record check lets arrays through; metadata must be a JSON object.
+    if (Array.isArray(input.metadata)) throw validationError("metadata", "metadata must be an object");
     const data = JSON.stringify(input.data);
     if (Buffer.byteLength(data) > MAX_DATA_BYTES) throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
     const now = this.clock.now();
@@ -43,6 +45,8 @@ export class ImmutableService {
 
   versions(type: string, id: string) {
     this.mustHead(type, id);
+    // Listing the history is a read too (purgeUnusedAfter counts reads).
+    this.repo.touch(type, id, this.clock.now());
     return { success: true as const, versions: this.repo.versions(type, id).map((v) => ({ version: v.version, data: JSON.parse(v.data), created_at: iso(v.created_at) })) };
   }
 

@@ -29,7 +29,9 @@ export const ListConversationsInput = Type.Object({
 });
 export type ListConversationsInput = Static<typeof ListConversationsInput>;
 
-export const ImmutableKey = Type.Object({ type: Name("Record type, e.g. kb-article"), id: Name("Record id") });
+// A type never contains "/": memories refer to records as metadata.immutableRef = "type/id".
+const RecordType = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f/]+$", description: "Record type, e.g. kb-article (no '/')" });
+export const ImmutableKey = Type.Object({ type: RecordType, id: Name("Record id") });
 export const PutImmutableInput = Type.Object({
   data: Type.Unknown({ description: "Any JSON value (≤ 1 MiB)" }),
   user_id: Type.Optional(UserId),

@@ -1,5 +1,6 @@
 // Plain-text renderings of tool results, for clients and models that read `content` rather than
 // `structuredContent`: short, numbered, with ids so a follow-up call can name a memory.
+import type { TraverseResponse } from "~/graph/graph.schema";
 import type { Static } from "@sinclair/typebox";
 import type { AddResponse, DeleteResponse, ListResponse, MemoryRef, MemoryResponse, SearchResponse } from "~/memory/memory.schema";
 
@@ -39,4 +40,11 @@ export function renderDeletedAll(out: DeleteResponse): string {
   const retained = Object.entries(out.retained ?? {}).filter(([, n]) => n > 0);
   const kept = retained.length ? ` Kept by retention policy: ${retained.map(([layer, n]) => `${layer} ${n}`).join(", ")}.` : "";
   return `Deleted ${plural(out.deleted_count, "memory", "memories")}.${kept}`;
+}
+
+export function renderTraverse(out: Static<typeof TraverseResponse>): string {
+  if (out.entities.length <= 1) return "No entity is connected to the start within max_depth.";
+  const lines = out.entities.map((e) => `${"  ".repeat(e.depth)}- ${e.name} (${e.type}/${e.id}, depth ${e.depth})`);
+  const rels = out.relationships.map((r) => `${r.from.type}/${r.from.id} -${r.type}-> ${r.to.type}/${r.to.id}`);
+  return [`Reached ${out.entities.length - 1} entities:`, ...lines, "", "Relationships:", ...rels].join("\n");
 }

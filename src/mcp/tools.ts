@@ -7,7 +7,8 @@ import {
   AddMemoriesInput, AddResponse, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef,
   MemoryResponse, SearchMemoryInput, SearchResponse, UpdateMemoryInput,
 } from "~/memory/memory.schema";
-import { renderAdded, renderDeleted, renderDeletedAll, renderList, renderMemory, renderSearch } from "./render";
+import { TraverseBody, TraverseResponse } from "~/graph/graph.schema";
+import { renderTraverse, renderAdded, renderDeleted, renderDeletedAll, renderList, renderMemory, renderSearch } from "./render";
 
 export interface ToolDef<I extends TObject = TObject, O extends TObject = TObject> {
   name: string;
@@ -110,6 +111,18 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: { ...DESTRUCTIVE, title: "Delete memory" },
     run: (s, input) => s.memory.delete(input),
     render: renderDeleted,
+  }),
+  tool({
+    name: "graph_traverse",
+    title: "Traverse the graph",
+    description:
+      "Walk the user's knowledge graph from one entity (e.g. {type: 'person', id: 'alice'}) along named relationships " +
+      "(absent = all), up to max_depth steps, in a direction (out, in or both). Returns the entities reached with their depth.",
+    input: TraverseBody,
+    output: TraverseResponse,
+    annotations: { ...READ, title: "Traverse the graph" },
+    run: (s, input) => s.graph.traverse(input),
+    render: renderTraverse,
   }),
 ];
 

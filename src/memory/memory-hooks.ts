@@ -7,9 +7,11 @@ export interface ConversationRecorder {
   record(input: { userId: string; agentId: string; sessionId?: string; messages: { role: string; content: string }[]; now: number }): string;
 }
 
+/** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */
 export interface GraphLinker {
-  linkMemory(userId: string, memoryId: string, text: string): void;
-  unlinkMemories(userId: string, memoryIds: string[]): void;
+  linkMemories(userId: string, memories: { id: string; text: string }[], replace?: boolean): Promise<void>;
+  unlinkMemories(userId: string, memoryIds: string[]): Promise<void>;
+  deleteUser(userId: string): Promise<number>;
 }
 
 export interface WriteGate {
@@ -19,7 +21,7 @@ export interface WriteGate {
 
 export interface DeletionPolicy {
   /**
-   * Memories of this space last written at or after the returned time must be kept
+   * Memories of this space last written after the returned time must be kept
    * (-Infinity keeps all; undefined keeps none). `erasure`: a cascade (right-to-be-forgotten) request.
    */
   keepSince(memorySpaceId: string, erasure: boolean): number | undefined;

@@ -15,12 +15,14 @@ const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description: "Free-form; importance (0–100), source (conversation|a2a|system|tool), tags, temporary + expiresAt (epoch ms)",
 });
 const MemoryText = Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Memory text (≤ 32 KiB)" });
+/** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */
+const STRICT = { additionalProperties: false } as const;
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Number({ ...o, multipleOf: 1 });
 
 export const Message = Type.Object({
   role: Type.String({ minLength: 1, maxLength: 64, description: "user, assistant, system, tool…" }),
   content: Type.String({ maxLength: MAX_MEMORY_CHARS }),
-});
+}, STRICT);
 
 export const AddMemoriesInput = Type.Object({
   memory: Type.Optional(MemoryText),
@@ -31,7 +33,7 @@ export const AddMemoriesInput = Type.Object({
   metadata: Type.Optional(Metadata),
   auto_embed: Type.Optional(Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" })),
   auto_extract_facts: Type.Optional(Type.Boolean({ description: "Extract facts from messages for this call" })),
-});
+}, STRICT);
 export type AddMemoriesInput = Static<typeof AddMemoriesInput>;
 
 export const SearchMemoryInput = Type.Object({
@@ -41,7 +43,7 @@ export const SearchMemoryInput = Type.Object({
   agent_id: Type.Optional(AgentId),
   session_id: Type.Optional(SessionId),
   metadata: Type.Optional(Metadata),
-});
+}, STRICT);
 export type SearchMemoryInput = Static<typeof SearchMemoryInput>;
 
 export const ListMemoriesInput = Type.Object({
@@ -49,19 +51,19 @@ export const ListMemoriesInput = Type.Object({
   limit: Type.Optional(Int({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "next_cursor of the previous page" })),
   agent_id: Type.Optional(AgentId),
-});
+}, STRICT);
 export type ListMemoriesInput = Static<typeof ListMemoriesInput>;
 
 export const DeleteAllInput = Type.Object({
   user_id: UserId,
   cascade: Type.Optional(Type.Boolean({ description: "Erase the user's data from every layer" })),
-});
+}, STRICT);
 export type DeleteAllInput = Static<typeof DeleteAllInput>;
 
 export const MemoryRef = Type.Object({
   memory_id: Type.String({ minLength: 1, maxLength: 256 }),
   user_id: UserId,
-});
+}, STRICT);
 export type MemoryRef = Static<typeof MemoryRef>;
 
 export const UpdateMemoryInput = Type.Object({
@@ -69,7 +71,7 @@ export const UpdateMemoryInput = Type.Object({
   user_id: UserId,
   memory: Type.Optional(MemoryText),
   metadata: Type.Optional(Metadata),
-});
+}, STRICT);
 export type UpdateMemoryInput = Static<typeof UpdateMemoryInput>;
 
 // ---- responses ----

@@ -63,12 +63,12 @@ export class MemoryService {
           immutable_ref: d.traits.immutableRef, created_at: now,
         });
         if (vectors) this.search.writeVectors([{ rowid, userId: input.user_id, agentId, sessionId: input.session_id ?? "", expiresAt: d.traits.expiresAt, vector: vectors[i] ?? null }]);
-        this.hooks.graph?.linkMemory(input.user_id, id, d.text);
         return id;
       });
     }).immediate();
     this.touched(input.user_id);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
+    await this.hooks.graph?.linkMemories(input.user_id, ids.map((id, i) => ({ id, text: drafts[i]!.text })));
     return { success: true, memory_ids: ids };
   }
 
@@ -144,12 +144,9 @@ export class MemoryService {
       if (current.version !== row.version) throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
       this.repo.update(row, { memory: text, metadata: JSON.stringify(metadata), importance: traits.importance, source_type: traits.sourceType, expires_at: traits.expiresAt }, this.clock.now());
       if (vectors) this.search.writeVectors([{ rowid: row.rowid, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id, expiresAt: traits.expiresAt, vector: vectors[0] ?? null }]);
-      if (input.memory !== undefined && this.hooks.graph) {
-        this.hooks.graph.unlinkMemories(row.user_id, [row.id]);
-        this.hooks.graph.linkMemory(row.user_id, row.id, text);
-      }
     }).immediate();
     this.touched(input.user_id);
+    if (input.memory !== undefined) await this.hooks.graph?.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(input);
   }
 
@@ -163,7 +160,8 @@ export class MemoryService {
     this.db.transaction(() => {
       const row = this.mustGet(ref);
       const keep = this.hooks.retention?.keepSince(row.agent_id, false);
-      if (keep !== undefined && row.updated_at >= keep)
+      // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
+      if (keep !== undefined && row.updated_at > keep)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`);
       this.purgeMemories([{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
     }).immediate();
@@ -174,16 +172,17 @@ export class MemoryService {
    * Without cascade: the user's memories. With cascade: every layer. Either way, what policy must
    * keep (FINRA/HIPAA minimum retention; purgeOnUserRequest false for cascades) stays and is reported.
    */
-  deleteAll(input: DeleteAllInput): DeleteResponse {
+  async deleteAll(input: DeleteAllInput): Promise<DeleteResponse> {
     const cascade = input.cascade === true;
+    const removedIds: string[] = [];
     const result = this.db.transaction(() => {
       let deleted = 0;
       for (const space of this.repo.spacesOfUser(input.user_id)) {
         const keep = this.hooks.retention?.keepSince(space, cascade);
         if (keep === -Infinity) continue;
-        const removed = this.repo.deleteForUser(input.user_id, space, keep ?? Infinity);
+        const removed = this.repo.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
         this.search.deleteVectors(removed.map((r) => r.rowid));
-        this.hooks.graph?.unlinkMemories(input.user_id, removed.map((r) => r.id));
+        removedIds.push(...removed.map((r) => r.id));
         deleted += removed.length;
       }
       const kept = this.repo.countForUser(input.user_id);
@@ -191,6 +190,9 @@ export class MemoryService {
       return { deleted, retained };
     }).immediate();
     this.touched(input.user_id);
+    // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
+    if (cascade) await this.hooks.graph?.deleteUser(input.user_id);
+    else await this.hooks.graph?.unlinkMemories(input.user_id, removedIds);
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
     if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;
@@ -204,7 +206,7 @@ export class MemoryService {
     const byUser = new Map<string, string[]>();
     for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
     for (const [user, ids] of byUser) {
-      this.hooks.graph?.unlinkMemories(user, ids);
+      void this.hooks.graph?.unlinkMemories(user, ids);
       this.touched(user);
     }
   }

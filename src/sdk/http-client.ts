@@ -1,7 +1,8 @@
 // createClient({baseUrl, apiKey}): the SDK over HTTP. Error envelopes become the same
 // exceptions the in-process SDK throws (GovernanceValidationError or AppError).
 import { AppError, GovernanceValidationError, isGovernanceErrorCode, APP_ERROR_CODES, type AppErrorCode } from "~/shared/errors";
-import { validateAgentOverride } from "~/governance/validate";
+import { validateAgentOverride, validateTemplateName } from "~/governance/validate";
+import { isTemplateName } from "~/governance/policy.schema";
 import type { EngramClient } from "./client";
 
 export interface ClientOptions {
@@ -39,7 +40,11 @@ export function createClient(o: ClientOptions): EngramClient {
         if (typeof space !== "string" || !space.trim()) validateAgentOverride(space, overrides);
         await call("PUT", `/governance/overrides/${enc(space)}`, overrides ?? null);
       },
-      getTemplate: (name) => call("GET", `/governance/templates/${enc(String(name))}`),
+      getTemplate: async (name) => {
+        // "", "." and ".." cannot travel as a path segment: check locally, with the server's exact rule.
+        if (!isTemplateName(name)) validateTemplateName(name);
+        return call("GET", `/governance/templates/${enc(name)}`);
+      },
       enforce: (options) => call("POST", "/governance/enforce", options ?? null),
       simulate: (policy) => call("POST", "/governance/simulate", policy ?? null),
       getComplianceReport: (options) => call("POST", "/governance/compliance-report", options ?? null),

@@ -55,8 +55,18 @@ export class SearchService {
     this.state = embedder ? "loading" : "off";
   }
 
-  /** Loads the model; on failure search stays keyword-only and health reports degraded. */
-  async start(): Promise<void> {
+  private starting: Promise<void> | null = null;
+
+  /**
+   * Loads the model (idempotent); on failure search stays keyword-only and health reports degraded.
+   * The server listens meanwhile: writes and searches wait for the load instead of silently
+   * skipping vectors, and /health says `loading`.
+   */
+  start(): Promise<void> {
+    return (this.starting ??= this.load());
+  }
+
+  private async load(): Promise<void> {
     if (!this.embedder) return;
     try {
       await this.embedder.ready();
@@ -69,9 +79,13 @@ export class SearchService {
     }
   }
 
+  private async settled(): Promise<void> {
+    if (this.state === "loading") await this.start();
+  }
+
   status(): SearchStatus {
     return {
-      mode: this.state === "ready" ? "hybrid" : "keyword",
+      mode: this.state === "ready" || this.state === "loading" ? "hybrid" : "keyword",
       model: this.embedder?.modelId ?? null,
       semantic: this.state,
       ...(this.error ? { error: this.error } : {}),
@@ -85,6 +99,7 @@ export class SearchService {
 
   /** Embeds texts for storage; null when semantic search is not available. */
   async embed(texts: string[]): Promise<(Float32Array | null)[] | null> {
+    await this.settled();
     if (this.state !== "ready" || !texts.length) return null;
     return this.embedder!.embed(texts);
   }
@@ -99,6 +114,7 @@ export class SearchService {
   }
 
   async rank(filter: MemoryFilter, query: string, limit: number): Promise<Ranked<number>[]> {
+    await this.settled();
     const n = CANDIDATES(limit);
     const qv = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
     if (this.vectorOnly) return normaliseScores(this.vectorRanking(filter, qv, n)).slice(0, limit);
@@ -133,6 +149,7 @@ export class SearchService {
 
   /** Embeds, in batches, every memory without a vector of the current model (e.g. after a model change). */
   async reembedMissing(batch = 256): Promise<number> {
+    await this.settled();
     if (!this.vectors) return 0;
     const model = this.vectors.modelId;
     const pendingSql = `SELECT count(*) AS n FROM memories m LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL`;

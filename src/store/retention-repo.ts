@@ -27,7 +27,19 @@ export interface MemoryInfo {
   conversationRefExists: boolean;
   immutableRef: string | null;
   immutableRefExists: boolean;
+  /** Temporary memories only: when they stop being visible. */
+  expiresAt: number | null;
   versions: VersionInfo[];
+}
+
+export interface ExpiredMemory {
+  rowid: number;
+  id: string;
+  userId: string;
+  updatedAt: number;
+  expiresAt: number;
+  /** The memory and all its versions. */
+  bytes: number;
 }
 
 export interface ImmutableInfo {
@@ -72,14 +84,16 @@ export class RetentionRepo {
     this.db.query("DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?))").run(each(ids));
   }
 
+  /** immutableRef is "type/id", split at the first "/" (types cannot contain one) so the lookup uses the primary key. */
   memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[] {
     const rows = this.db
       .query<Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & { conversationRefExists: number; immutableRefExists: number; version: number; updatedAt: number; bytes: number }, [number, string, number, number]>(
         `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
-           m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.version, m.updated_at AS updatedAt,
+           m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
-           EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
-           EXISTS (SELECT 1 FROM immutable_records r WHERE m.immutable_ref = r.type || '/' || r.id) AS immutableRefExists
+           m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
+           m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
+             WHERE r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
          FROM memories m WHERE m.agent_id = ? AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
       )
       .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
@@ -196,12 +210,14 @@ export class InventoryRepo {
       .map((r) => r.o);
   }
 
-  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): { rowid: number; id: string; userId: string; bytes: number }[] {
+  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[] {
     return this.db
-      .query<{ rowid: number; id: string; userId: string; bytes: number }, [number, string, number, number, number]>(
-        `SELECT rowid, id, user_id AS userId, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes
-         FROM memories WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+      .query<ExpiredMemory, [number, number, string, number, number, number]>(
+        `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt,
+           length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
+             FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
+         FROM memories m WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
       )
-      .all(ROW_OVERHEAD, spaceId, now, afterRowid, limit);
+      .all(ROW_OVERHEAD, ROW_OVERHEAD, spaceId, now, afterRowid, limit);
   }
 }

@@ -9,7 +9,7 @@ import { createMcpServer, type McpContext } from "~/mcp/server";
 import { buildTestApp, type TestApp } from "../support/app";
 import { ROOT } from "../support/server-process";
 
-export const TOOL_NAMES = ["add_memories", "search_memory", "list_memories", "delete_all_memories", "get_memory", "update_memory", "delete_memory"];
+export const TOOL_NAMES = ["add_memories", "search_memory", "list_memories", "delete_all_memories", "get_memory", "update_memory", "delete_memory", "graph_traverse"];
 
 export async function connect(transport: Transport): Promise<Client> {
   const client = new Client({ name: "engram-test", version: "1.0.0" });

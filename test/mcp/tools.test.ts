@@ -6,6 +6,7 @@ import {
   AddMemoriesInput, DeleteAllInput, ListMemoriesInput, MemoryRef, SearchMemoryInput, UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { createLogger } from "~/shared/logger";
+import { TraverseBody } from "~/graph/graph.schema";
 import { bodyOf, errorOf, inMemoryMcp, textOf, TOOL_NAMES, type InMemoryMcp } from "./support";
 
 let m: InMemoryMcp;
@@ -13,14 +14,14 @@ afterEach(() => m?.close());
 
 const HTTP_SCHEMAS = {
   add_memories: AddMemoriesInput, search_memory: SearchMemoryInput, list_memories: ListMemoriesInput, delete_all_memories: DeleteAllInput,
-  get_memory: MemoryRef, update_memory: UpdateMemoryInput, delete_memory: MemoryRef,
+  get_memory: MemoryRef, update_memory: UpdateMemoryInput, delete_memory: MemoryRef, graph_traverse: TraverseBody,
 };
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 const call = (name: string, args: Record<string, unknown>) => m.client.callTool({ name, arguments: args });
 const addOne = async (memory: string, user_id = "alice") => bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
-  test("lists the seven memory tools by their endpoint names", async () => {
+  test("lists the eight tools by their endpoint names", async () => {
     m = await inMemoryMcp();
     const { tools } = await m.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
@@ -58,13 +59,26 @@ describe("tools/list", () => {
     const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
     expect(hints).toEqual({
       add_memories: additive, search_memory: read, list_memories: read, delete_all_memories: destructive,
-      get_memory: read, update_memory: additive, delete_memory: destructive,
+      get_memory: read, update_memory: additive, delete_memory: destructive, graph_traverse: read,
     });
     expect(tools.find((t) => t.name === "search_memory")!.title).toBe("Search memory");
   });
 });
 
 describe("tools/call", () => {
+  test("graph_traverse walks the graph filled from stored memories", async () => {
+    m = await inMemoryMcp();
+    await call("add_memories", { user_id: "alice", memory: "My sister Maria works at Google" });
+    const r = await call("graph_traverse", { user_id: "alice", start: { type: "person", id: "user" }, max_depth: 2 });
+    expect(r.isError).toBeUndefined();
+    const names = (bodyOf(r).entities as { name: string }[]).map((e) => e.name);
+    expect(names).toContain("Maria");
+    expect(textOf(r)).toStartWith("Reached ");
+    const missing = await call("graph_traverse", { user_id: "alice", start: { type: "person", id: "nobody" } });
+    expect(missing.isError).toBe(true);
+    expect((errorOf(missing) as { code: string }).code).toBe("NOT_FOUND");
+  });
+
   test("adds a memory and answers the HTTP body plus a readable line", async () => {
     m = await inMemoryMcp();
     const r = await call("add_memories", { user_id: "alice", memory: "I prefer dark roast coffee" });

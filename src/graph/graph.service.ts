@@ -1,0 +1,73 @@
+// The graph API of SPEC §6 over one GraphStore (SQLite, or SQLite mirrored into Neo4j), and
+// the hooks that keep it in step with memories: extraction on write, unlinking on delete.
+import type { Logger } from "~/shared/logger";
+import type { GraphStore } from "./graph-store";
+import type { EntityExtractor } from "./extract";
+import { ingestMemory } from "./ingest";
+import {
+  DEFAULT_FIND_LIMIT, DEFAULT_TRAVERSE_DEPTH, DEFAULT_TRAVERSE_LIMIT,
+  type FindEntitiesQuery, type TraverseBody, type UpsertEntitiesBody, type UpsertRelationshipsBody,
+} from "./graph.schema";
+
+export class GraphService {
+  constructor(
+    readonly store: GraphStore,
+    private readonly extractor: EntityExtractor,
+    private readonly logger: Logger,
+  ) {}
+
+  async upsertEntities(body: UpsertEntitiesBody) {
+    return { success: true as const, entities: await this.store.upsertEntities(body.user_id, body.entities) };
+  }
+
+  async upsertRelationships(body: UpsertRelationshipsBody) {
+    return { success: true as const, relationships: await this.store.upsertRelationships(body.user_id, body.relationships) };
+  }
+
+  async findEntities(q: FindEntitiesQuery) {
+    return { success: true as const, results: await this.store.findEntities(q.user_id, { q: q.q, type: q.type, limit: q.limit ?? DEFAULT_FIND_LIMIT }) };
+  }
+
+  async traverse(body: TraverseBody) {
+    const r = await this.store.traverse(body.user_id, {
+      start: body.start,
+      relationships: body.relationships,
+      maxDepth: body.max_depth ?? DEFAULT_TRAVERSE_DEPTH,
+      direction: body.direction ?? "both",
+      limit: body.limit ?? DEFAULT_TRAVERSE_LIMIT,
+    });
+    return { success: true as const, ...r };
+  }
+
+  /**
+   * Extracts entities from stored memories and links them. Called after the memory transaction
+   * committed: a graph failure (e.g. Neo4j down) never loses the memory; it is logged, and
+   * `engram reindex --graph` brings the mirror back in step.
+   */
+  async linkMemories(userId: string, memories: { id: string; text: string }[], replace = false): Promise<void> {
+    for (const m of memories) {
+      try {
+        await ingestMemory(this.store, this.extractor, userId, m, { replace });
+      } catch (e) {
+        this.logger.warn("graph extraction failed; the memory is stored", { user: userId, memory: m.id, error: (e as Error).message });
+      }
+    }
+  }
+
+  async unlinkMemories(userId: string, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    try {
+      await this.store.unlinkMemories(userId, ids);
+    } catch (e) {
+      this.logger.warn("graph unlink failed; run engram reindex --graph", { user: userId, error: (e as Error).message });
+    }
+  }
+
+  deleteUser(userId: string): Promise<number> {
+    return this.store.deleteUser(userId);
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

@@ -1,0 +1,71 @@
+// Request and response schemas of the sessions API (SPEC §5.8), written once for HTTP
+// validation, OpenAPI and the service's types.
+import { Type, type Static } from "@sinclair/typebox";
+import { SESSION_STATES } from "./lifecycle";
+
+export const MAX_SESSION_METADATA_BYTES = 16 * 1024;
+export const DEFAULT_SPACE = "mcp-agent";
+
+const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
+const Name = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: "^[^\\u0000-\\u001f]+$", description });
+const AgentId = Name(256, "Memory space (agent) whose effective policy governs the session; default 'mcp-agent'");
+const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: "Free-form JSON object (≤ 16 KiB)" });
+const [ACTIVE, IDLE, ENDED, ARCHIVED] = SESSION_STATES;
+const State = Type.Union([Type.Literal(ACTIVE), Type.Literal(IDLE), Type.Literal(ENDED), Type.Literal(ARCHIVED)], { description: "active, idle, ended or archived" });
+const Iso = (description: string) => Type.String({ description: `${description} (ISO 8601)` });
+const IsoOrNull = (description: string) => Type.Union([Iso(description), Type.Null()]);
+
+export const CreateSessionInput = Type.Object({
+  user_id: UserId,
+  agent_id: Type.Optional(AgentId),
+  device: Type.Optional(Name(64, "Device type, e.g. web, mobile, cli (maxSessionsPerDevice counts per type)")),
+  metadata: Type.Optional(Metadata),
+});
+export type CreateSessionInput = Static<typeof CreateSessionInput>;
+
+export const SessionUserInput = Type.Object({ user_id: UserId });
+export type SessionUserInput = Static<typeof SessionUserInput>;
+
+export const SessionRef = Type.Object({ id: Name(256, "Session id"), user_id: UserId });
+export type SessionRef = Static<typeof SessionRef>;
+
+export const ListSessionsInput = Type.Object({
+  user_id: UserId,
+  agent_id: Type.Optional(AgentId),
+  state: Type.Optional(State),
+  limit: Type.Optional(Type.Number({ minimum: 1, maximum: 1000, multipleOf: 1, description: "Page size (default 50)" })),
+});
+export type ListSessionsInput = Static<typeof ListSessionsInput>;
+
+export const SweepInput = Type.Object({
+  user_id: Type.Optional(UserId),
+  agent_id: Type.Optional(AgentId),
+});
+export type SweepInput = Static<typeof SweepInput>;
+
+export const Session = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  agent_id: Type.String(),
+  device: Type.Union([Type.String(), Type.Null()]),
+  metadata: Metadata,
+  state: State,
+  created_at: Iso("Start"),
+  last_activity_at: Iso("Last create or touch"),
+  expires_at: Iso("maxDuration deadline; autoExtend slides it on activity"),
+  ended_at: IsoOrNull("When it ended"),
+  end_reason: Type.Union([Type.Literal("explicit"), Type.Literal("max_duration"), Type.Literal("idle_timeout"), Type.Null()]),
+  archived_at: IsoOrNull("When cleanup archived it"),
+  warn_at: Type.Optional(Iso("expires_at minus warnBeforeExpiry; only when the policy sets it")),
+});
+export type Session = Static<typeof Session>;
+
+export const SessionResponse = Type.Object({ success: Type.Literal(true), session: Session });
+export const SessionListResponse = Type.Object({
+  results: Type.Array(Session),
+  total: Type.Number({ description: "Sessions matching the filter" }),
+  has_more: Type.Boolean(),
+});
+export const ExpireIdleResponse = Type.Object({ success: Type.Literal(true), idled: Type.Number(), ended: Type.Number() });
+export const CleanupResponse = Type.Object({ success: Type.Literal(true), archived: Type.Number(), deleted: Type.Number() });

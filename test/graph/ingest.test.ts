@@ -1,0 +1,32 @@
+// Filling the graph from memories: entities and relationships upserted, mentions linked
+// (not for the user's own entity), names the user set kept, links replaced on update.
+import { expect, test } from "bun:test";
+import { ingestMemory } from "~/graph/ingest";
+import { RuleExtractor } from "~/graph/extract-rules";
+import { SqliteGraph } from "~/graph/sqlite-graph";
+import { migrate } from "~/store/migrate";
+import { openDb } from "~/store/sqlite";
+
+async function fresh(): Promise<SqliteGraph> {
+  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+  migrate(db);
+  return new SqliteGraph(db);
+}
+
+test("a memory's entities, relationships and mentions land in the graph", async () => {
+  const graph = await fresh();
+  await graph.upsertEntities("u1", [{ type: "organization", id: "google", name: "Google LLC" }]);
+  await ingestMemory(graph, new RuleExtractor(), "u1", { id: "m1", text: "I work at Google and my dog is Rex." });
+  const r = await graph.traverse("u1", { start: { type: "person", id: "user" }, maxDepth: 1, direction: "out" });
+  expect(r.entities.map((e) => `${e.type}:${e.id}:${e.name}`)).toEqual(["person:user:User", "organization:google:Google LLC", "pet:rex:Rex"]);
+  expect(r.relationships.map((e) => e.type)).toEqual(["HAS_PET", "WORKS_AT"].sort());
+  expect((await graph.entitiesForMemories("u1", ["m1"])).map((m) => m.entity.id)).toEqual(["google", "rex"]);
+});
+
+test("re-ingesting an updated memory with replace swaps its mention links", async () => {
+  const graph = await fresh();
+  await ingestMemory(graph, new RuleExtractor(), "u1", { id: "m1", text: "Alice lives in Paris." });
+  await ingestMemory(graph, new RuleExtractor(), "u1", { id: "m1", text: "Alice lives in Rome now." }, { replace: true });
+  expect((await graph.entitiesForMemories("u1", ["m1"])).map((m) => m.entity.id)).toEqual(["alice", "rome"]);
+  expect(await graph.memoriesMentioning("u1", [{ type: "place", id: "paris" }])).toEqual([]);
+});

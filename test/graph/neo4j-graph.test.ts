@@ -1,0 +1,56 @@
+// The GraphStore contract against a live Neo4j (only when NEO4J_URI points at one), the
+// mirror over it, and the always-run check that a down server means UNAVAILABLE, fast.
+import { describe, expect, test } from "bun:test";
+import { Neo4jGraph } from "~/graph/neo4j-graph";
+import { MirroredGraph } from "~/graph/mirrored-graph";
+import { SqliteGraph } from "~/graph/sqlite-graph";
+import { AppError } from "~/shared/errors";
+import { migrate } from "~/store/migrate";
+import { openDb } from "~/store/sqlite";
+import { graphStoreContract } from "./graph-store.contract";
+
+const live = process.env.NEO4J_URI;
+const connect = () =>
+  new Neo4jGraph({ uri: live!, user: process.env.NEO4J_USER ?? "neo4j", password: process.env.NEO4J_PASSWORD ?? "", database: process.env.NEO4J_DATABASE });
+
+describe.skipIf(!live)("neo4j (skipped: set NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD to a live Neo4j)", () => {
+  graphStoreContract("neo4j", async () => ({ store: connect() }));
+  graphStoreContract("sqlite mirrored to neo4j", async () => {
+    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+    migrate(db);
+    return { store: new MirroredGraph(new SqliteGraph(db), connect()), cleanup: async () => db.close() };
+  });
+});
+
+/** A local port that nothing listens on: bind port 0, note it, close it. */
+function closedPort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+describe("neo4j when the server is down", () => {
+  test("graph calls throw UNAVAILABLE within a few seconds", async () => {
+    const graph = new Neo4jGraph({ uri: `bolt://127.0.0.1:${closedPort()}`, user: "neo4j", password: "x", connectionTimeoutMs: 1000, retryTimeMs: 200 });
+    const started = Date.now();
+    for (const call of [
+      () => graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 2, direction: "both" }),
+      () => graph.upsertEntities("u1", [{ type: "person", id: "a" }]),
+      () => graph.findEntities("u1", { limit: 10 }),
+    ]) {
+      const err = await call().then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe("UNAVAILABLE");
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    await graph.close();
+  });
+
+  test("a bad max_depth is rejected before any query is sent", async () => {
+    const graph = new Neo4jGraph({ uri: `bolt://127.0.0.1:${closedPort()}`, user: "neo4j", password: "x" });
+    const err = await graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 0, direction: "out" }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "VALIDATION_ERROR", field: "max_depth" });
+    await graph.close();
+  });
+});
