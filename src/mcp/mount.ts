@@ -1,8 +1,10 @@
 // The /mcp endpoint: MCP Streamable HTTP in stateless mode, as a web-standard Request → Response
 // handler that app.ts mounts behind the usual pipeline (bearer auth, body limit, CORS).
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Services } from "~/services";
-import { createMcpServer } from "./server";
+
+/** The SDK is loaded on the first /mcp request: importing it costs ~60 ms of every server start. */
+let sdk: Promise<[typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("./server")]> | null = null;
+const loadSdk = () => (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("./server")]));
 
 export type McpHandler = (request: Request, parsedBody?: unknown) => Promise<Response>;
 
@@ -17,6 +19,7 @@ export function createMcpHandler(s: Services): McpHandler {
     // No sessions means no server-initiated stream (GET) and nothing to end (DELETE); the SDK
     // client takes 405 on GET as "no stream offered" and on DELETE as "no session to end".
     if (request.method !== "POST") return methodNotAllowed();
+    const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
     const server = createMcpServer({ services, defaultUserId: headerUser(request) ?? s.config.userId, logger: s.logger });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

