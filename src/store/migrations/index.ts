@@ -4,6 +4,7 @@ import m0002 from "./0002_layers.sql" with { type: "text" };
 import m0003 from "./0003_graph.sql" with { type: "text" };
 import m0004 from "./0004_governance.sql" with { type: "text" };
 import m0005 from "./0005_sessions.sql" with { type: "text" };
+import m0006 from "./0006_fts_owner.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "graph", sql: m0003 },
   { version: 4, name: "governance", sql: m0004 },
   { version: 5, name: "sessions", sql: m0005 },
+  { version: 6, name: "fts owner", sql: m0006 },
 ];
