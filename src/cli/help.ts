@@ -5,7 +5,7 @@ export const COMMANDS: [string, string][] = [
   ["serve", "Serve the HTTP API and MCP at /mcp (default command)"],
   ["mcp", "Speak MCP over stdio (for clients that spawn a process)"],
   ["build-model", "Build the built-in embedding model into the models folder"],
-  ["reindex", "Re-embed memories that lack a vector of the current model"],
+  ["reindex", "Re-embed memories that lack a vector of the current model; --graph: rebuild the Neo4j mirror"],
   ["version", "Print the version"],
 ];
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 // The command line: argv → command. `bun start` and the compiled binary both enter here.
 import { ConfigError, loadConfig } from "~/config/load-config";
+import { AppError } from "~/shared/errors";
 import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";
@@ -24,8 +25,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`engram: unknown command '${command}' (commands: ${COMMANDS.map(([c]) => c).join(", ")})`);
     return EXIT.USAGE;
   }
+  // Command-specific switches are taken out before the shared settings are parsed.
+  const graph = command === "reindex" && args.includes("--graph");
   try {
-    const config = loadConfig({ argv: args, env: process.env });
+    const config = loadConfig({ argv: args.filter((a) => !(graph && a === "--graph")), env: process.env });
     switch (command) {
       case "serve":
         return await serve(config);
@@ -34,13 +37,13 @@ async function main(argv: string[]): Promise<number> {
       case "build-model":
         return await buildModel(config);
       case "reindex":
-        return await reindex(config);
+        return await reindex(config, { graph });
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;
     }
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || (e instanceof AppError && e.code === "VALIDATION_ERROR")) {
       console.error(`engram: ${e.message}`);
       return EXIT.USAGE;
     }

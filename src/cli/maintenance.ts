@@ -14,10 +14,18 @@ export async function buildModel(config: Config): Promise<number> {
   return EXIT.OK;
 }
 
-/** Embeds every memory that has no vector of the configured model (e.g. after changing EMBEDDING_MODEL). */
-export async function reindex(config: Config): Promise<number> {
+/**
+ * Embeds every memory that has no vector of the configured model (e.g. after changing
+ * EMBEDDING_MODEL); with `graph`, rebuilds the Neo4j mirror from the SQLite graph instead.
+ */
+export async function reindex(config: Config, opts: { graph?: boolean } = {}): Promise<number> {
   const engine = await buildServices(config);
   try {
+    if (opts.graph) {
+      const stats = await engine.graph.rebuildMirror();
+      console.log(`rebuilt the Neo4j graph: ${stats.users} users, ${stats.entities} entities, ${stats.relationships} relationships, ${stats.mentions} mentions`);
+      return EXIT.OK;
+    }
     const status = engine.search.status();
     if (status.semantic !== "ready") {
       console.error(`engram: cannot reindex: embedding model ${status.model ?? "none"} is ${status.semantic}${status.error ? ` (${status.error})` : ""}`);

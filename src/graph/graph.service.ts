@@ -4,6 +4,8 @@ import type { Logger } from "~/shared/logger";
 import type { GraphStore } from "./graph-store";
 import type { EntityExtractor } from "./extract";
 import { ingestMemory } from "./ingest";
+import { MirroredGraph } from "./mirrored-graph";
+import { AppError } from "~/shared/errors";
 import {
   DEFAULT_FIND_LIMIT, DEFAULT_TRAVERSE_DEPTH, DEFAULT_TRAVERSE_LIMIT,
   type FindEntitiesQuery, type TraverseBody, type UpsertEntitiesBody, type UpsertRelationshipsBody,
@@ -61,6 +63,12 @@ export class GraphService {
     } catch (e) {
       this.logger.warn("graph unlink failed; run engram reindex --graph", { user: userId, error: (e as Error).message });
     }
+  }
+
+  /** Rebuilds the Neo4j mirror from SQLite, the source of truth. */
+  async rebuildMirror() {
+    if (!(this.store instanceof MirroredGraph)) throw new AppError("VALIDATION_ERROR", "no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI", "GRAPH_DB_ENABLED");
+    return this.store.rebuild();
   }
 
   deleteUser(userId: string): Promise<number> {

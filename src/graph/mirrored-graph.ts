@@ -20,9 +20,14 @@ export interface RebuildStats {
  */
 export class MirroredGraph implements GraphStore {
   constructor(
-    private readonly primary: GraphStore,
+    private readonly primary: GraphStore & GraphExportSource,
     private readonly replica: GraphReplica,
   ) {}
+
+  /** Replays SQLite into the emptied replica (`engram reindex --graph`). */
+  rebuild(): Promise<RebuildStats> {
+    return rebuildReplica(this.primary, this.replica);
+  }
 
   async upsertEntities(userId: string, entities: EntityInput[], mode?: UpsertMode): Promise<Entity[]> {
     const stored = await this.primary.upsertEntities(userId, entities, mode);

@@ -28,6 +28,16 @@ describe("engram CLI", () => {
     expect(await run(["serve", "--port=x"])).toEqual({ stdout: "", stderr: "engram: --port: invalid value 'x'; expected an integer from 0 to 65535\n", code: 2 });
   });
 
+  test("reindex --graph needs a configured Neo4j mirror, and says when it is down", async () => {
+    const store = `--store-url=${join(tempDir(), "g.db")}`;
+    expect(await run(["reindex", "--graph", store, "--log-level=error"])).toEqual({
+      stdout: "", stderr: "engram: no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI\n", code: 2,
+    });
+    const down = await run(["reindex", "--graph", store, "--log-level=error"], { GRAPH_DB_ENABLED: "true", GRAPH_DB_URI: "bolt://127.0.0.1:1" });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toStartWith("engram: Neo4j is unavailable");
+  }, 20_000);
+
   test("reindex embeds memories stored without a vector", async () => {
     const store = join(tempDir(), "r.db");
     const { startServer } = await import("~/main");
