@@ -1,5 +1,10 @@
-// Deterministic synthetic memory texts (5–40 words) for benchmarks: a seeded PRNG over a
-// vocabulary of everyday words, so runs are comparable.
+// Deterministic synthetic memory texts (5–40 words) for benchmarks: a seeded PRNG drawing
+// words with Zipf's law from the 20k most frequent words of the built-in model's vocabulary,
+// so term frequencies look like English (a few very common words, a long tail).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "~/config/load-config";
+import { installBuiltinModel } from "~/search/model/builtin-model";
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -12,20 +17,39 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-const WORDS = (
-  "coffee tea morning meeting project deadline python typescript database server deploy weekend hiking mountain " +
-  "lake dog cat sister brother birthday party dinner restaurant pizza sushi vegetarian allergy peanut doctor " +
-  "appointment dentist gym running marathon bicycle car train flight vacation italy japan paris berlin london " +
-  "office remote team manager report budget invoice client email slack calendar reminder book novel music guitar " +
-  "piano concert movie series garden tomato flower rain snow summer winter spring autumn school university exam " +
-  "lecture research paper conference talk slides keyboard laptop monitor phone password backup cloud storage " +
-  "prefers likes dislikes wants needs plans remembered mentioned decided started finished moved visited bought " +
-  "every usually never always often sometimes today yesterday tomorrow week month year early late quiet busy"
-).split(" ");
+export interface Vocabulary {
+  words: string[];
+  /** Cumulative Zipf weights, for sampling by binary search. */
+  cumulative: Float64Array;
+}
 
-export function makeText(rnd: () => number, min = 5, max = 40): string {
+export async function loadVocabulary(size = 20_000): Promise<Vocabulary> {
+  const dir = await installBuiltinModel(loadConfig({ argv: [] }).modelsDir);
+  const vocab = (JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as { model: { vocab: Record<string, number> } }).model.vocab;
+  const words = Object.entries(vocab)
+    .filter(([w]) => /^[a-z]{2,}$/.test(w))
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, size)
+    .map(([w]) => w);
+  const cumulative = new Float64Array(words.length);
+  let sum = 0;
+  words.forEach((_, i) => (cumulative[i] = sum += 1 / Math.pow(i + 1, 1.07)));
+  return { words, cumulative };
+}
+
+function pick(v: Vocabulary, rnd: () => number): string {
+  const target = rnd() * v.cumulative[v.cumulative.length - 1]!;
+  let lo = 0;
+  let hi = v.cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (v.cumulative[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return v.words[lo]!;
+}
+
+export function makeText(v: Vocabulary, rnd: () => number, min = 5, max = 40): string {
   const n = min + Math.floor(rnd() * (max - min + 1));
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(rnd() * WORDS.length)]!);
-  return out.join(" ");
+  return Array.from({ length: n }, () => pick(v, rnd)).join(" ");
 }

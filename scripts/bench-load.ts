@@ -1,10 +1,11 @@
 // Load generator, run as its own process by scripts/bench.ts so the client does not share the
 // server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
 // Usage: bun scripts/bench-load.ts '<json spec>'   (spec: {url, kind, concurrency, durationMs, users, ids?})
-import { makeText, mulberry32 } from "./bench-data";
+import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
 interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; ids?: [string, string][] }
 const spec = JSON.parse(process.argv[2]!) as Spec;
+const vocab = await loadVocabulary();
 const rnd = mulberry32(42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
 const user = () => `user-${Math.floor(rnd() * spec.users)}`;
@@ -13,9 +14,9 @@ const H = { "content-type": "application/json" };
 function request(): Promise<Response> {
   switch (spec.kind) {
     case "add":
-      return fetch(`${spec.url}/add_memories`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), agent_id: `agent-${Math.floor(rnd() * 4)}`, memory: makeText(rnd) }) });
+      return fetch(`${spec.url}/add_memories`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), agent_id: `agent-${Math.floor(rnd() * 4)}`, memory: makeText(vocab, rnd) }) });
     case "search":
-      return fetch(`${spec.url}/search_memory`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), query: makeText(rnd, 3, 8), limit: 10 }) });
+      return fetch(`${spec.url}/search_memory`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), query: makeText(vocab, rnd, 2, 6), limit: 10 }) });
     case "list":
       return fetch(`${spec.url}/list_memories?user_id=${user()}&limit=20`);
     case "get": {

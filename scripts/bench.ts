@@ -6,7 +6,7 @@
 import { mkdtempSync, mkdirSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
-import { makeText, mulberry32 } from "./bench-data";
+import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
 const N = Number(arg("memories", "10000"));
@@ -43,6 +43,7 @@ const storeMb = (dir: string) => ["bench.db", "bench.db-wal"].reduce((s, f) => s
 
 async function load(url: string): Promise<{ ids: [string, string][]; perSecond: number }> {
   const rnd = mulberry32(7);
+  const vocab = await loadVocabulary();
   const ids: [string, string][] = [];
   let next = 0;
   const t0 = performance.now();
@@ -54,7 +55,7 @@ async function load(url: string): Promise<{ ids: [string, string][]; perSecond: 
         const res = await fetch(`${url}/add_memories`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(rnd), metadata: { n: i } }),
+          body: JSON.stringify({ user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(vocab, rnd), metadata: { n: i } }),
         });
         const body = (await res.json()) as { memory_ids?: string[] };
         if (res.status !== 200) throw new Error(`load failed: ${res.status} ${JSON.stringify(body)}`);

@@ -70,10 +70,17 @@ export class Reports {
     };
   }
 
-  /** Runs for the org itself and for each of its spaces; a space report sees only its own runs. */
+  /**
+   * Runs for the org itself and for each space that belongs to it — judged by registration, not by
+   * the spaces holding data now, so a space emptied by enforcement still counts. A space report
+   * sees only its own runs.
+   */
   private logFor(spaces: string[], org: string | null, start: number, end: number): EnforcementLogRow[] {
-    const bySpace = this.gov.enforcementLog(start, end, { kind: "memorySpace", ids: spaces });
-    return org ? [...bySpace, ...this.gov.enforcementLog(start, end, { kind: "organization", ids: [org] })] : bySpace;
+    if (!org) return this.gov.enforcementLog(start, end, { kind: "memorySpace", ids: spaces });
+    const orgOf = new Map<string, string>();
+    const belongs = (space: string) => (orgOf.get(space) ?? orgOf.set(space, this.policies.orgOf(space)).get(space)) === org;
+    const bySpace = this.gov.enforcementLog(start, end).filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
+    return [...bySpace, ...this.gov.enforcementLog(start, end, { kind: "organization", ids: [org] })];
   }
 
   private userRequests(start: number, end: number): ComplianceReport["userRequests"] {

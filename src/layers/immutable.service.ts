@@ -22,8 +22,6 @@ export class ImmutableService {
 
   put(type: string, id: string, input: PutImmutableInput) {
     if (input.data === undefined) throw validationError("data", "data is required");
-    // Elysia's compiled Record check lets arrays through; metadata must be a JSON object.
-    if (Array.isArray(input.metadata)) throw validationError("metadata", "metadata must be an object");
     const data = JSON.stringify(input.data);
     if (Buffer.byteLength(data) > MAX_DATA_BYTES) throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
     const now = this.clock.now();

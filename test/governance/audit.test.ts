@@ -1,0 +1,68 @@
+// The audit log (SPEC §5.5): with compliance.auditLogging every API call of the scope is
+// recorded and readable at GET /governance/audit?from=&to=.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../support/app";
+import { HOUR_MS } from "~/governance/durations";
+import { orgPolicy, setPolicy } from "./app-support";
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp();
+});
+afterEach(() => t.close());
+
+const audit = async (query = "") => {
+  const r = await t.get(`/governance/audit${query}`);
+  expect(r.status).toBe(200);
+  return r.body.entries as { at: string; method: string; path: string; status: number; user_id: string | null; memory_space_id: string | null; organization_id: string }[];
+};
+
+describe("audit log", () => {
+  test("records every call with its time, user, space and status when auditLogging is on (the default)", async () => {
+    const T0 = t.clock.now();
+    await t.post("/add_memories", { user_id: "u", agent_id: "bot", memory: "hello" });
+    t.clock.advance(HOUR_MS);
+    await t.get("/list_memories?user_id=u");
+    await t.get("/get_memory?memory_id=nope&user_id=u");
+    expect(await audit()).toEqual([
+      { at: new Date(T0).toISOString(), organization_id: "default", memory_space_id: "bot", user_id: "u", method: "POST", path: "/add_memories", status: 200 },
+      { at: new Date(T0 + HOUR_MS).toISOString(), organization_id: "default", memory_space_id: null, user_id: "u", method: "GET", path: "/list_memories", status: 200 },
+      { at: new Date(T0 + HOUR_MS).toISOString(), organization_id: "default", memory_space_id: null, user_id: "u", method: "GET", path: "/get_memory", status: 404 },
+    ]);
+  });
+
+  test("from and to select a window, as epoch ms or ISO dates", async () => {
+    const T0 = t.clock.now();
+    await t.get("/list_memories?user_id=a");
+    t.clock.advance(HOUR_MS);
+    await t.get("/list_memories?user_id=b");
+    t.clock.advance(HOUR_MS);
+    await t.get("/list_memories?user_id=c");
+    const users = (entries: { user_id: string | null }[]) => entries.map((e) => e.user_id);
+    expect(users(await audit(`?from=${T0 + HOUR_MS}`)).slice(0, 2)).toEqual(["b", "c"]);
+    expect(users(await audit(`?from=${T0}&to=${new Date(T0 + HOUR_MS).toISOString()}`))).toEqual(["a", "b"]);
+  });
+
+  test("calls in a space registered under another organization go to that organization's log", async () => {
+    await t.request("PUT", "/governance/overrides/acme-bot", { organizationId: "acme" });
+    await t.post("/add_memories", { user_id: "u", agent_id: "acme-bot", memory: "x" });
+    const acme = await audit("?organizationId=acme");
+    expect(acme.map((e) => [e.path, e.memory_space_id])).toEqual([["/add_memories", "acme-bot"]]);
+  });
+
+  test("nothing more is recorded once the organization's policy turns auditLogging off", async () => {
+    await t.get("/list_memories?user_id=u");
+    await setPolicy(t, orgPolicy("GDPR", ["compliance.auditLogging", false]));
+    await t.get("/list_memories?user_id=u");
+    await t.get("/list_memories?user_id=u");
+    expect((await audit()).map((e) => e.path)).toEqual(["/list_memories"]);
+  });
+
+  test("a bad window is a 400 naming the parameter", async () => {
+    for (const [query, field] of [["?from=yesterday", "from"], ["?to=2026-13-01", "to"], ["?limit=0", "limit"]] as const) {
+      const r = await t.get(`/governance/audit${query}`);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ success: false, code: "INVALID_DATE_RANGE", field, name: "GovernanceValidationError" });
+    }
+  });
+});
