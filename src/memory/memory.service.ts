@@ -220,6 +220,7 @@ export class MemoryService {
   private touched(userId: string): void {
     this.usersSeen.add(userId);
     this.cache.invalidate(userId);
+    this.search.forgetUser(userId);
   }
 }
 

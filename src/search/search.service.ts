@@ -8,7 +8,7 @@ import { VectorIndex, type VectorRow } from "./vector-index";
 import type { MemoryFilter } from "./memory-filter";
 import { rrf, normaliseScores, type Ranked } from "./fusion";
 import { LruCache } from "./lru-cache";
-import { focusQuery, recentTexts } from "./query-focus";
+import { commonWords, recentTexts, withoutCommon } from "./query-focus";
 
 export type SearchMode = "hybrid" | "keyword";
 export type SemanticState = "off" | "loading" | "ready" | "failed";
@@ -40,6 +40,7 @@ export class SearchService {
   private state: SemanticState;
   private error?: string;
   private readonly queryVectors = new LruCache<string, Float32Array | null>(2000);
+  private readonly commonByUser = new LruCache<string, Set<string>>(10_000);
   private reembed = { pending: 0, done: 0 };
   queryCacheHits = 0;
   queryCacheMisses = 0;
@@ -128,7 +129,14 @@ export class SearchService {
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */
   private focus(filter: MemoryFilter, query: string): string {
-    return focusQuery(query, recentTexts(this.db, filter.userId));
+    let common = this.commonByUser.get(filter.userId);
+    if (!common) this.commonByUser.set(filter.userId, (common = commonWords(recentTexts(this.db, filter.userId))));
+    return withoutCommon(query, common);
+  }
+
+  /** A user's write changes their common words; the memory service calls this on every write. */
+  forgetUser(userId: string): void {
+    this.commonByUser.delete(userId);
   }
 
   private vectorRanking(filter: MemoryFilter, qv: Float32Array | null, n: number): Ranked<number>[] {
