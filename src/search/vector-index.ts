@@ -41,18 +41,18 @@ export class VectorIndex {
   /** Must run inside the caller's write transaction. */
   upsert(rows: VectorRow[]): void {
     if (!rows.length) return;
-    const del = this.db.query(`DELETE FROM ${this.table} WHERE rowid = ?`);
     const ins = this.db.query(
       `INSERT INTO ${this.table} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
     const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
     for (const r of rows) {
-      del.run(r.rowid);
+      this.delete([r.rowid]);
       if (r.vector) ins.run(r.rowid, r.userId, r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
       mark.run(r.rowid, this.modelId);
     }
   }
 
+  /** sqlite-vec 0.1.9 clears the vector bytes on DELETE (older versions kept them: a test guards this). */
   delete(rowids: number[]): void {
     const del = this.db.query(`DELETE FROM ${this.table} WHERE rowid = ?`);
     for (const id of rowids) del.run(id);

@@ -20,6 +20,8 @@ export async function openDb(path: string, opts: { nativeCacheDir: string }): Pr
     db.run("PRAGMA synchronous = NORMAL");
   }
   db.run("PRAGMA foreign_keys = ON");
+  // Deleted rows are zeroed in place rather than left readable in free pages ("deletes that delete").
+  db.run("PRAGMA secure_delete = FAST");
   db.run("PRAGMA temp_store = MEMORY");
   await loadVec(db, opts.nativeCacheDir);
   return db;

@@ -97,3 +97,34 @@ describe("changing the model", () => {
     expect(await t.services.search.reembedMissing()).toBe(0);
   });
 });
+
+describe("deletes that delete", () => {
+  test("a deleted memory leaves no embedding behind in sqlite-vec's chunk storage", async () => {
+    t = await buildTestApp({ embedder: builtinEmbedder() });
+    const id = (await t.post("/add_memories", { user_id: "u", memory: "my bank PIN is in the blue notebook" })).body.memory_ids[0];
+    await t.post("/add_memories", { user_id: "u", memory: "keep this one" });
+    const db = t.services.db;
+    const table = (db.query("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND sql LIKE '%vec0%'").get() as { name: string }).name;
+    const [vector] = (await t.services.search.embed(["my bank PIN is in the blue notebook"]))!;
+    const bytes = Buffer.from(vector!.buffer);
+    const chunks = () => db.query<{ vectors: Uint8Array }, []>(`SELECT vectors FROM ${table}_vector_chunks00`).all().map((r) => Buffer.from(r.vectors));
+    expect(chunks().some((c) => c.includes(bytes))).toBe(true);
+    await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
+    expect(chunks().some((c) => c.includes(bytes))).toBe(false);
+    expect((await t.post("/search_memory", { user_id: "u", query: "keep" })).body.results).toHaveLength(1);
+  });
+});
+
+describe("deletes that delete, on disk", () => {
+  test("a deleted memory's text is not left readable in the database file", async () => {
+    const path = join(tempDir(), "secure.db");
+    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}` } });
+    const secret = "the vault code is 7741-alpha-omega";
+    const id = (await t.post("/add_memories", { user_id: "u", memory: secret })).body.memory_ids[0];
+    for (let i = 0; i < 20; i++) await t.post("/add_memories", { user_id: "u", memory: `filler memory number ${i}` });
+    await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
+    t.services.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    const file = Buffer.from(await Bun.file(path).arrayBuffer());
+    expect(file.includes(Buffer.from(secret))).toBe(false);
+  });
+});
