@@ -1,13 +1,22 @@
-// The 60 s search-result cache of SPEC §2.3. A user's write drops that user's entries; a
-// write by another process on the same file (seen through PRAGMA data_version) drops all.
+// The 60 s search-result cache of SPEC §2.3, bounded in total size (LRU). A user's write bumps
+// that user's generation so their old entries are never served; a write by another process on
+// the same file (seen through PRAGMA data_version) drops everything.
 import type { Db } from "~/store/sqlite";
+import { LruCache } from "~/search/lru-cache";
 
 export const SEARCH_CACHE_TTL_MS = 60_000;
-const MAX_USERS = 10_000;
-const MAX_PER_USER = 256;
+/** Entries across all users: bounds memory whatever the number of users (≈ a few KB each). */
+const MAX_ENTRIES = 5_000;
+
+interface Entry<V> {
+  until: number;
+  generation: number;
+  value: V;
+}
 
 export class SearchCache<V> {
-  private readonly byUser = new Map<string, Map<string, { until: number; value: V }>>();
+  private readonly entries = new LruCache<string, Entry<V>>(MAX_ENTRIES);
+  private readonly generations = new Map<string, number>();
   private dataVersion: number;
   hits = 0;
   misses = 0;
@@ -21,8 +30,8 @@ export class SearchCache<V> {
 
   get(userId: string, key: string): V | undefined {
     this.syncWithOtherProcesses();
-    const entry = this.byUser.get(userId)?.get(key);
-    if (entry && this.now() < entry.until) {
+    const entry = this.entries.get(`${userId}\u0000${key}`);
+    if (entry && this.now() < entry.until && entry.generation === (this.generations.get(userId) ?? 0)) {
       this.hits++;
       return entry.value;
     }
@@ -32,21 +41,19 @@ export class SearchCache<V> {
 
   /** `expiresAt`: the earliest expiry among the cached results — an entry never outlives them. */
   set(userId: string, key: string, value: V, expiresAt = Infinity): void {
-    let m = this.byUser.get(userId);
-    if (!m) {
-      if (this.byUser.size >= MAX_USERS) this.byUser.clear();
-      this.byUser.set(userId, (m = new Map()));
-    }
-    if (m.size >= MAX_PER_USER) m.clear();
-    m.set(key, { until: Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt), value });
+    const until = Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt);
+    this.entries.set(`${userId}\u0000${key}`, { until, generation: this.generations.get(userId) ?? 0, value });
   }
 
   invalidate(userId: string): void {
-    this.byUser.delete(userId);
+    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
+    // Generations only need to outlive the entries they guard; forget them all when the map grows large.
+    if (this.generations.size > 100_000) this.clear();
   }
 
   clear(): void {
-    this.byUser.clear();
+    this.entries.clear();
+    this.generations.clear();
   }
 
   get hitRate(): number {
@@ -62,7 +69,7 @@ export class SearchCache<V> {
     const v = this.readDataVersion();
     if (v !== this.dataVersion) {
       this.dataVersion = v;
-      this.byUser.clear();
+      this.entries.clear();
     }
   }
 }
