@@ -2,7 +2,8 @@
 // loopback port with a fresh store, loads N memories over HTTP, then drives each endpoint from a
 // separate process at fixed concurrency. Prints a markdown table and writes a JSON file.
 // Usage: bun run bench [--memories=10000] [--concurrency=16] [--duration=5] [--binary]
-//                      [--delete-all=10000] [--embedding-model=none] [--out=bench-results/bench-N.json]
+//                      [--delete-all=10000] [--batch=1] [--embedding-model=none] [--out=bench-results/bench-N.json]
+// --batch=100 loads 100 memories per request (for 1M-memory runs); ingest/s is then per memory.
 import { mkdtempSync, mkdirSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -17,6 +18,8 @@ const BINARY = process.argv.includes("--binary");
 const MODEL = arg("embedding-model", "");
 const OUT = arg("out", `bench-results/bench-${N}.json`);
 const DELETE_ALL = Number(arg("delete-all", "10000"));
+/** Memories per add request while loading (1 = one memory per request; >1 sends `messages`). */
+const BATCH = Number(arg("batch", "1"));
 const USERS = Math.max(1, Math.round(N / 1000));
 const ROOT = join(import.meta.dir, "..");
 const SEED_MS: Record<string, [number, number]> = { add: [20, 50], search: [50, 150], list: [10, 30], get: [10, 30], delete_all: [50, 200] };
@@ -48,7 +51,7 @@ async function startServer(dir: string): Promise<{ url: string; proc: ReturnType
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const storeMb = (dir: string) => ["bench.db", "bench.db-wal"].reduce((s, f) => s + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0) / 1048576;
 
-async function load(url: string): Promise<{ ids: [string, string][]; perSecond: number }> {
+async function load(url: string, server: { proc: { pid: number } }): Promise<{ ids: [string, string][]; perSecond: number }> {
   const rnd = mulberry32(7);
   const vocab = await loadVocabulary();
   const ids: [string, string][] = [];
@@ -57,16 +60,18 @@ async function load(url: string): Promise<{ ids: [string, string][]; perSecond: 
   await Promise.all(
     Array.from({ length: C }, async () => {
       while (next < N) {
-        const i = next++;
-        const user = `user-${i % USERS}`;
-        const res = await fetch(`${url}/add_memories`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(vocab, rnd), metadata: { n: i } }),
-        });
+        const i = next;
+        next += BATCH;
+        const user = `user-${Math.floor(i / BATCH) % USERS}`;
+        const count = Math.min(BATCH, N - i);
+        const payload = count === 1 && BATCH === 1
+          ? { user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(vocab, rnd), metadata: { n: i } }
+          : { user_id: user, agent_id: `agent-${i % 4}`, messages: Array.from({ length: count }, () => ({ role: "user", content: makeText(vocab, rnd) })), metadata: { n: i } };
+        const res = await fetch(`${url}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
         const body = (await res.json()) as { memory_ids?: string[] };
         if (res.status !== 200) throw new Error(`load failed: ${res.status} ${JSON.stringify(body)}`);
-        if (i % 7 === 0) ids.push([user, body.memory_ids![0]!]);
+        if ((i / BATCH) % 7 === 0) ids.push([user, body.memory_ids![0]!]);
+        if (i && i % 100_000 < BATCH) console.error(`  loaded ${i} memories, RSS ${rssMb(server.proc.pid).toFixed(0)} MB`);
       }
     }),
   );
@@ -83,7 +88,7 @@ const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
 const server = await startServer(dir);
 const rssStart = rssMb(server.proc.pid);
 console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
-const { ids, perSecond } = await load(server.url);
+const { ids, perSecond } = await load(server.url, server);
 const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as { search: { mode: string; model: string | null } };
 const rows: Record<string, unknown>[] = [];
 for (const kind of ["search", "get", "list", "add"]) {
@@ -110,7 +115,7 @@ const result = {
   machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
   target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
   search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
-  memories: N, users: USERS, concurrency: C, duration_s: DURATION / 1000,
+  memories: N, users: USERS, concurrency: C, duration_s: DURATION / 1000, load_batch: BATCH,
   cold_start_ms: server.coldStartMs, ready_ms: server.readyMs, ingest_per_s: perSecond,
   rss_mb: { start: rssStart, end: rssMb(server.proc.pid) }, store_mb: storeMb(dir),
   delete_all: { memories: count, ms: deleteAllMs },
