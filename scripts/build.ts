@@ -16,7 +16,8 @@ console.log(`model engram/glove-sif sha256 ${manifest.sha256}`);
 
 const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
-const modelFiles = files(MODEL_DIR).map((abs) => ({ abs, rel: relative(MODEL_DIR, abs) }));
+// Not the local `.verified` stamp: it describes this folder's mtimes, not the unpacked copy's.
+const modelFiles = files(MODEL_DIR).map((abs) => ({ abs, rel: relative(MODEL_DIR, abs) })).filter((f) => !f.rel.split("/").some((part) => part.startsWith(".")));
 
 /** The compiled binary carries the model folder and unpacks it instead of building it. */
 const embeddedModel = [
@@ -66,6 +67,10 @@ const result = await Bun.build({
   entrypoints: [join(ROOT, "src/cli/index.ts")],
   compile: { outfile: OUT, target: "bun-linux-x64" },
   minify: true,
+  // Precompiled JavaScriptCore bytecode: the binary skips parsing its ~5 MB of JS at every start
+  // (`engram --version` 100 → 40 ms). ESM keeps the top-level await of the CLI entry.
+  bytecode: true,
+  format: "esm",
   sourcemap: "none",
   plugins: [plugin],
 });

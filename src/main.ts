@@ -32,7 +32,10 @@ export interface BuildOptions {
   logger?: Logger;
   /** Replaces the configured embedder (tests); null = keyword only. */
   embedder?: Embedder | null;
-  /** Resolve before the embedding model has loaded (the server listens meanwhile); default false. */
+  /**
+   * Resolve before the embedding model has loaded; default false. startServer then starts the load
+   * once it listens (a search or write before that starts it too, and waits for it).
+   */
   background?: boolean;
 }
 
@@ -46,10 +49,9 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const clock = o.clock ?? systemClock;
   const db = await openDb(config.storePath, { nativeCacheDir: config.cacheDir });
   migrate(db);
-  const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config, logger);
+  const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   const search = new SearchService(db, embedder, logger);
-  const loading = search.start();
-  if (!o.background) await loading;
+  if (!o.background) await search.start();
   const conversations = new ConversationsService(db, clock);
   const immutable = new ImmutableService(db, clock, config.orgId);
   const mutable = new MutableService(db, clock, config.orgId);
@@ -75,16 +77,16 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
 }
 
 /** Remote provider when EMBEDDING_API_KEY is set; none for 'none'; else a local transformers.js model. */
-async function createEmbedder(config: Config, logger: Logger): Promise<Embedder | null> {
+async function createEmbedder(config: Config): Promise<Embedder | null> {
   const e = config.embedding;
   if (e.apiKey) return new RemoteEmbedder({ apiKey: e.apiKey, baseUrl: e.baseUrl, model: e.remoteModel });
   if (e.model === "none") return null;
   const builtin = e.model === GLOVE_SIF_MODEL_ID;
-  if (builtin) {
-    // Built once per machine (≈2 s); a failure leaves search keyword-only and /health degraded.
-    await installBuiltinModel(config.modelsDir).catch((err) => logger.error("could not build the built-in model", { error: (err as Error).message }));
-  }
-  return new TransformersEmbedder({ modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin, nativeCacheDir: config.cacheDir });
+  return new TransformersEmbedder({
+    modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin, nativeCacheDir: config.cacheDir,
+    // Built (≈2 s) or unpacked once per machine, as the first step of the load: a failure leaves search keyword-only and /health degraded.
+    ...(builtin ? { prepare: () => installBuiltinModel(config.modelsDir) } : {}),
+  });
 }
 
 /** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
@@ -101,6 +103,8 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Engine;
+  /** Resolves once the embedding model has loaded or failed (see services.search.status()). */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -117,13 +121,17 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
   });
   const host = config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
-  // Background: vectors for memories stored under another model (or while the model was down).
-  void services.search.reembedMissing().catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
+  // The model load is CPU-bound on this thread: it starts after one turn of the event loop, so the
+  // requests already waiting (a health probe) are answered first, and /health says "loading" meanwhile.
   let stopping: Promise<void> | null = null;
+  const ready = new Promise((resolve) => setImmediate(resolve)).then(() => (stopping ? undefined : services.search.start()));
+  // Then, in the background: vectors for memories stored under another model (or while the model was down).
+  void ready.then(() => (stopping ? 0 : services.search.reembedMissing())).catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
   return {
     url,
     port: server.port!,
     services,
+    ready,
     stop: () =>
       (stopping ??= (async () => {
         await server.stop();

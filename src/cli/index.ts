@@ -6,7 +6,6 @@ import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";
 import { serve } from "./serve";
-import { mcp } from "./mcp";
 import { buildModel, reindex } from "./maintenance";
 
 async function main(argv: string[]): Promise<number> {
@@ -33,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
       case "serve":
         return await serve(config);
       case "mcp":
-        return await mcp(config);
+        // Loaded on demand: the MCP SDK (and zod) cost ~10 ms and ~8 MB of start-up that `serve` does not need.
+        return await (await import("./mcp")).mcp(config);
       case "build-model":
         return await buildModel(config);
       case "reindex":

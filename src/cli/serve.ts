@@ -5,13 +5,10 @@ import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 
 export async function serve(config: Config): Promise<number> {
-  const server = await startServer(config);
-  // Already listening; the startup line waits for the model so it can say which search mode is live.
-  await server.services.search.start();
-  const s = server.services.search.status();
-  const mode = s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
-  console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);
-  return new Promise((resolve) => {
+  // Listens first; the model loads meanwhile (/health says "loading", searches and writes wait for it).
+  const server = await startServer(config, { background: true });
+  // Signals are handled from the moment the server listens, model loaded or not.
+  const stopped = new Promise<number>((resolve) => {
     const shutdown = async (signal: string) => {
       server.services.logger.info("shutting down", { signal });
       await server.stop();
@@ -21,4 +18,10 @@ export async function serve(config: Config): Promise<number> {
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
     process.once("SIGINT", () => void shutdown("SIGINT"));
   });
+  // The startup line waits for the model so it can say which search mode is live.
+  await server.ready;
+  const s = server.services.search.status();
+  const mode = s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
+  console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);
+  return stopped;
 }

@@ -15,11 +15,22 @@ export interface TransformersEmbedderOptions {
   allowRemote: boolean;
   /** Where the compiled binary unpacks the ONNX Runtime native files (default: beside modelsDir). */
   nativeCacheDir?: string;
+  /**
+   * Runs first in every load attempt, e.g. building or unpacking the built-in model: so it is part
+   * of the load a server does while it already listens, and its failure is the load's error.
+   */
+  prepare?: () => Promise<unknown>;
 }
 
 /** Texts per ONNX run, and a cap on padded characters per run so one long memory does not pad a whole batch. */
 const MAX_BATCH = 64;
 const MAX_BATCH_CHARS = 64 * 1024;
+
+/**
+ * The load is CPU-bound on the calling thread (~100 ms for the built-in model): between its steps,
+ * requests that came in meanwhile (a server's health probe) are answered.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const isFolderPath = (id: string) => isAbsolute(id) || id.startsWith("./") || id.startsWith("../");
 
@@ -67,16 +78,20 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private async load(): Promise<void> {
-    const { modelId, modelsDir, allowRemote } = this.options;
+    const { modelId, modelsDir, allowRemote, prepare } = this.options;
+    // Both write files on a first start (the model, the ONNX Runtime library): side by side.
+    // The ONNX Runtime binding must be set up before transformers.js is imported (below).
+    await Promise.all([prepare?.(), prepareOnnxRuntime(this.options.nativeCacheDir ?? join(modelsDir, ".."))]);
     const folder = isFolderPath(modelId) ? resolve(modelId) : join(modelsDir, modelId);
     const local = existsSync(join(folder, "config.json"));
     if (!local && isFolderPath(modelId)) throw new Error(`model folder ${folder} has no config.json`);
     if (!local && !allowRemote) {
       throw new Error(`model ${modelId} not found in ${modelsDir} and remote download is disabled`);
     }
+    await nextTurn();
     // Imported here, not at the top: the compiled binary must set up the native ONNX Runtime binding first.
-    await prepareOnnxRuntime(this.options.nativeCacheDir ?? join(modelsDir, ".."));
     const { env, LogLevel, pipeline } = await import("@huggingface/transformers");
+    await nextTurn();
     env.logLevel = LogLevel.ERROR;
     env.localModelPath = modelsDir;
     env.allowLocalModels = true;

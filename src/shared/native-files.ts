@@ -1,7 +1,7 @@
 // Native files (sqlite-vec, ONNX Runtime) must be loaded from a real path. In the compiled
 // binary they live in Bun's virtual filesystem, so they are written once into a
 // content-hashed cache folder (temp file, then atomic rename: safe when several copies start).
-import { mkdirSync, renameSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, existsSync, writeFileSync } from "node:fs";
 import { join, basename } from "node:path";
 import { homedir } from "node:os";
 
@@ -42,7 +42,9 @@ export async function materialiseTogether(files: { path: string; name: string }[
     const target = join(dir, f.name);
     if (existsSync(target)) continue;
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, new Uint8Array(await Bun.file(f.path).arrayBuffer()), { mode: 0o755 });
+    // File to file: no 45 MB copy on the JS heap (it would stay in the RSS until a full GC).
+    await Bun.write(tmp, Bun.file(f.path));
+    chmodSync(tmp, 0o755);
     renameSync(tmp, target);
   }
   return dir;

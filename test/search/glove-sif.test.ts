@@ -36,7 +36,7 @@ describe("the built-in engram/glove-sif model", () => {
     const manifest = readValidManifest(builtinModelDir);
     expect(manifest?.id).toBe("engram/glove-sif");
     expect(manifest?.dimensions).toBe(100);
-    expect(manifest?.vocabularySize).toBe(150_005);
+    expect(manifest?.vocabularySize).toBe(75_005);
     expect(manifest?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -1,6 +1,6 @@
 // Unpacks a model folder embedded in the compiled binary into the models cache, atomically
 // (temp folder, then rename), unless a valid copy with the same checksum is already there.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GLOVE_SIF_MODEL_ID, readValidManifest } from "./build-glove-sif";
 
@@ -14,8 +14,10 @@ export async function installEmbeddedModel(modelsDir: string, files: Record<stri
   try {
     for (const [rel, path] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, rel)), { recursive: true });
-      writeFileSync(join(tmp, rel), new Uint8Array(await Bun.file(path).arrayBuffer()));
+      await Bun.write(join(tmp, rel), Bun.file(path)); // file to file: no copy on the JS heap
     }
+    // Hashed once here, which also records the files as verified: later starts only compare sizes and mtimes.
+    if (readValidManifest(tmp)?.sha256 !== sha256) throw new Error("the model embedded in this binary is corrupt");
     if (readValidManifest(target)?.sha256 === sha256) return target;
     if (existsSync(target)) {
       const stale = `${tmp}.stale`;

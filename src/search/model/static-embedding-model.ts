@@ -82,7 +82,7 @@ export function staticModelFiles(table: StaticEmbeddingTable, producerVersion: s
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
   return {
     "config.json": json(staticModelConfig(table)),
-    // tokenizer.json is compact: its 150k-entry vocabulary would double in size when indented.
+    // tokenizer.json is compact: its 75k-entry vocabulary would double in size when indented.
     "tokenizer.json": JSON.stringify(tokenizerJson(table.vocab)),
     "tokenizer_config.json": json(tokenizerConfigJson()),
     "onnx/model.onnx": encodeModel(staticEmbeddingOnnx(table, producerVersion)),
