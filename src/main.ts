@@ -22,6 +22,8 @@ import { GraphService } from "./graph/graph.service";
 import { SqliteGraph } from "./graph/sqlite-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
 import { RuleExtractor } from "./graph/extract-rules";
+import { FallbackExtractor, LlmExtractor } from "./graph/llm-extractor";
+import type { EntityExtractor } from "./graph/extract";
 import type { GraphStore } from "./graph/graph-store";
 import { createApp } from "./app";
 import type { Services } from "./services";
@@ -57,7 +59,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const mutable = new MutableService(db, clock, config.orgId);
   let memory: MemoryService | undefined;
   const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
-  const graph = new GraphService(await createGraphStore(config, db, clock), new RuleExtractor(), logger);
+  const graph = new GraphService(await createGraphStore(config, db, clock), createExtractor(config, logger), logger);
   memory = new MemoryService(db, search, clock, logger, {
     conversations, graph, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
   });
@@ -87,6 +89,15 @@ async function createEmbedder(config: Config): Promise<Embedder | null> {
     // Built (≈2 s) or unpacked once per machine, as the first step of the load: a failure leaves search keyword-only and /health degraded.
     ...(builtin ? { prepare: () => installBuiltinModel(config.modelsDir) } : {}),
   });
+}
+
+/** Rules by default; an OpenAI-compatible LLM when configured, falling back to the rules (logged) when it fails. */
+function createExtractor(config: Config, logger: Logger): EntityExtractor {
+  const rules = new RuleExtractor();
+  const x = config.extractor;
+  if (!x.baseUrl) return rules;
+  const llm = new LlmExtractor({ baseUrl: x.baseUrl, apiKey: x.apiKey, model: x.model });
+  return new FallbackExtractor(llm, rules, (e) => logger.warn("LLM entity extraction failed; used the rules", { error: (e as Error).message }));
 }
 
 /** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */

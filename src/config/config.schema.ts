@@ -18,6 +18,8 @@ export interface Config {
   cacheDir: string;
   factExtraction: { enabled: boolean; autoExtract: boolean; minConfidence: number };
   graph: { enabled: boolean; uri?: string; user?: string; password?: string };
+  /** An OpenAI-compatible chat endpoint for entity extraction; the rule-based extractor otherwise (and as fallback). */
+  extractor: { baseUrl?: string; apiKey?: string; model: string };
   orgId: string;
   maxBodyBytes: number;
   userId?: string;
@@ -56,6 +58,9 @@ export const SETTINGS: SettingDef[] = [
   { key: "graph.uri", env: "GRAPH_DB_URI", kind: "string", description: "Neo4j address (bolt:// or neo4j://)" },
   { key: "graph.user", env: "GRAPH_DB_USER", kind: "string", description: "Neo4j user" },
   { key: "graph.password", env: "GRAPH_DB_PASSWORD", kind: "string", description: "Neo4j password" },
+  { key: "extractor.baseUrl", env: "EXTRACTOR_LLM_BASE_URL", kind: "string", description: "OpenAI-compatible endpoint for LLM entity extraction into the graph (rules are used without it, and when it fails)" },
+  { key: "extractor.apiKey", env: "EXTRACTOR_LLM_API_KEY", kind: "string", description: "API key of the extraction endpoint" },
+  { key: "extractor.model", env: "EXTRACTOR_LLM_MODEL", kind: "string", description: "Chat model for extraction (default gpt-4o-mini)" },
   { key: "orgId", env: "ENGRAM_ORG_ID", kind: "string", description: "Organization this store belongs to (default 'default')" },
   { key: "maxBodyBytes", env: "ENGRAM_MAX_BODY_BYTES", kind: "int", min: 1024, max: 1073741824, description: "Largest accepted request body; larger → 413 (default 1048576)" },
   { key: "userId", env: "ENGRAM_USER_ID", flag: "user-id", kind: "string", description: "Default user_id for MCP tool calls that omit it" },

@@ -132,6 +132,7 @@ function defaults(env: Env): Config {
     cacheDir: join(cacheBase, "engram"),
     factExtraction: { enabled: false, autoExtract: true, minConfidence: 0.7 },
     graph: { enabled: false },
+    extractor: { model: "gpt-4o-mini" },
     orgId: "default",
     maxBodyBytes: 1048576,
   };
@@ -145,6 +146,8 @@ function check(c: Config): void {
   if (!LOOPBACK.test(c.host) && !c.auth.enabled && !c.allowRemoteUnauthenticated)
     throw new ConfigError(`MCP_HOST: refusing to listen on non-loopback '${c.host}' without auth; enable --auth or pass --allow-remote-unauthenticated`);
   if (c.graph.enabled && !c.graph.uri) throw new ConfigError("GRAPH_DB_URI: required when GRAPH_DB_ENABLED is true (bolt:// or neo4j://)");
+  if (c.extractor.baseUrl && !/^https?:\/\//.test(c.extractor.baseUrl))
+    throw new ConfigError(`EXTRACTOR_LLM_BASE_URL: '${c.extractor.baseUrl}' must start with http:// or https://`);
   if (c.graph.uri && !/^(bolt|neo4j)(\+s|\+ssc)?:\/\//.test(c.graph.uri))
     throw new ConfigError(`GRAPH_DB_URI: '${c.graph.uri}' must start with bolt:// or neo4j://`);
 }

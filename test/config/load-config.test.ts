@@ -67,3 +67,11 @@ describe("resolveStorePath", () => {
     expect(resolveStorePath("plain.db")).toBe(`${process.cwd()}/plain.db`);
   });
 });
+
+describe("LLM entity extraction settings", () => {
+  test("are off by default and validated when given", () => {
+    expect(loadConfig({ env }).extractor).toEqual({ model: "gpt-4o-mini" });
+    expect(loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "http://127.0.0.1:8080/v1", EXTRACTOR_LLM_MODEL: "llama3" } }).extractor).toEqual({ baseUrl: "http://127.0.0.1:8080/v1", model: "llama3" });
+    expect(() => loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "ftp://x" } })).toThrow(new ConfigError("EXTRACTOR_LLM_BASE_URL: 'ftp://x' must start with http:// or https://"));
+  });
+});
