@@ -1,5 +1,6 @@
 // Retrieval quality on LoCoMo (BENCH.md §1) through the server's own HTTP API, in process:
 //   bun run eval [--split=dev|test|all] [--modes=keyword,semantic,hybrid] [--data=PATH] [--model=ID] [--json=out.json]
+//                [--graph-boost=W] [--reply-share=S]   (tuning: override SearchService.graphBoost / .replyShare)
 // Prints recall@5/@10 and MRR (categories 1–4 = headline, and 1–5) per split and mode, plus per-category rows.
 import { join } from "node:path";
 import { cpus } from "node:os";
@@ -22,6 +23,8 @@ interface Args {
   data: string;
   model: string;
   json?: string;
+  graphBoost?: number;
+  replyShare?: number;
 }
 
 export interface Scores {
@@ -50,7 +53,7 @@ const repoRoot = join(import.meta.dir, "..");
 
 function parseArgs(argv: string[]): Args {
   const flags = new Map(argv.map((a) => { const [k, ...v] = a.replace(/^--/, "").split("="); return [k!, v.join("=")] as const; }));
-  for (const k of flags.keys()) if (!["split", "modes", "data", "model", "json"].includes(k)) throw new Error(`unknown flag --${k}`);
+  for (const k of flags.keys()) if (!["split", "modes", "data", "model", "json", "graph-boost", "reply-share"].includes(k)) throw new Error(`unknown flag --${k}`);
   const split = flags.get("split") ?? "all";
   if (!["dev", "test", "all"].includes(split)) throw new Error("--split must be dev, test or all");
   const modes = (flags.get("modes") ?? MODES.join(",")).split(",").map((m) => m.trim());
@@ -61,7 +64,15 @@ function parseArgs(argv: string[]): Args {
     data: flags.get("data") || join(repoRoot, "..", "shared", "data", "locomo", "locomo10.json"),
     model: flags.get("model") || GLOVE_SIF_MODEL_ID,
     ...(flags.get("json") ? { json: flags.get("json") } : {}),
+    ...(flags.has("graph-boost") ? { graphBoost: weight(flags.get("graph-boost")!, "--graph-boost") } : {}),
+    ...(flags.has("reply-share") ? { replyShare: weight(flags.get("reply-share")!, "--reply-share") } : {}),
   };
+}
+
+function weight(raw: string, flag: string): number {
+  const w = Number(raw);
+  if (raw === "" || !Number.isFinite(w) || w < 0) throw new Error(`${flag} must be a number ≥ 0`);
+  return w;
 }
 
 type Handle = (req: Request) => Promise<Response>;
@@ -74,7 +85,8 @@ async function post(handle: Handle, path: string, body: unknown): Promise<any> {
 }
 
 /** A fresh in-memory server; keyword mode has no embedder, the other two the configured model. */
-async function startEngine(mode: Mode, model: string): Promise<{ engine: Engine; handle: Handle }> {
+async function startEngine(mode: Mode, args: Args): Promise<{ engine: Engine; handle: Handle }> {
+  const model = args.model;
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", logLevel: "error" }, env: process.env });
   let embedder: TransformersEmbedder | null = null;
   if (mode !== "keyword") {
@@ -84,6 +96,8 @@ async function startEngine(mode: Mode, model: string): Promise<{ engine: Engine;
   const engine = await buildServices(config, { embedder, logger: silentLogger() });
   if (mode !== "keyword" && engine.search.status().semantic !== "ready") throw new Error(`model ${model} did not load: ${engine.search.status().error}`);
   engine.search.vectorOnly = mode === "semantic";
+  if (args.graphBoost !== undefined) engine.search.graphBoost = args.graphBoost;
+  if (args.replyShare !== undefined) engine.search.replyShare = args.replyShare;
   return { engine, handle: createApp(engine).handle as Handle };
 }
 
@@ -108,9 +122,9 @@ function average(rows: Scored[]): Scores {
   return { n: rows.length, r5: mean((s) => s.r5), r10: mean((s) => s.r10), mrr: mean((s) => s.rr) };
 }
 
-async function runMode(mode: Mode, convs: Conversation[], model: string): Promise<ModeResult> {
+async function runMode(mode: Mode, convs: Conversation[], args: Args): Promise<ModeResult> {
   const started = performance.now();
-  const { engine, handle } = await startEngine(mode, model);
+  const { engine, handle } = await startEngine(mode, args);
   const scored: Scored[] = [];
   try {
     for (const conv of convs) {
@@ -148,7 +162,8 @@ function categoryTable(split: Split, results: ModeResult[]): string {
 function runInfo(args: Args): Record<string, unknown> {
   const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: repoRoot }).stdout.toString().trim();
   const dirty = Bun.spawnSync(["git", "status", "--porcelain", "src"], { cwd: repoRoot }).stdout.toString().trim() !== "";
-  return { commit: commit + (dirty ? "+dirty" : ""), machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`, bun: Bun.version, model: args.model, limit: LIMIT, date: new Date().toISOString() };
+  const tuning = { ...(args.graphBoost !== undefined ? { graphBoost: args.graphBoost } : {}), ...(args.replyShare !== undefined ? { replyShare: args.replyShare } : {}) };
+  return { commit: commit + (dirty ? "+dirty" : ""), machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`, bun: Bun.version, model: args.model, limit: LIMIT, ...tuning, date: new Date().toISOString() };
 }
 
 async function main(): Promise<void> {
@@ -162,7 +177,7 @@ async function main(): Promise<void> {
   for (const split of args.splits) {
     const convs = all.filter((c) => SPLITS[split].includes(c.sampleId));
     const results: ModeResult[] = [];
-    for (const mode of args.modes) results.push(await runMode(mode, convs, args.model));
+    for (const mode of args.modes) results.push(await runMode(mode, convs, args));
     out[split] = results;
     const turns = convs.reduce((a, c) => a + c.turns.length, 0);
     const questions = convs.reduce((a, c) => a + c.questions.length, 0);

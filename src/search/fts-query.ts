@@ -11,6 +11,11 @@ const STOPWORDS = new Set(
 
 const MAX_TERMS = 32;
 
+/** True for the (lower-case) words the keyword query leaves out. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 /** Returns null when the text holds no searchable term. */
 export function toFtsQuery(text: string): string | null {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -1,4 +1,5 @@
-// Reciprocal rank fusion (pure): merges ranked id lists into one ranking with scores in (0, 1].
+// Score fusion (pure): reciprocal rank fusion of ranked id lists, additive bonuses on top of it,
+// and the final best-first ranking with scores in (0, 1].
 
 /** k = 60 is the constant of Cormack et al. (2009): it damps the head so one list cannot dominate. */
 export const RRF_K = 60;
@@ -8,13 +9,32 @@ export interface Ranked<T> {
   score: number;
 }
 
-/** Each input list is best-first. Output is best-first with scores normalised so the best is 1. */
-export function rrf<T>(lists: T[][], weights: number[] = [], k = RRF_K): Ranked<T>[] {
+/** Raw RRF scores: each list is best-first; list i adds weights[i] / (k + rank + 1) to each of its ids. */
+export function rrfScores<T>(lists: T[][], weights: number[] = [], k = RRF_K): Map<T, number> {
   const scores = new Map<T, number>();
   lists.forEach((list, li) => {
     const w = weights[li] ?? 1;
     list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + w / (k + rank + 1)));
   });
+  return scores;
+}
+
+/** Each input list is best-first. Output is best-first with scores normalised so the best is 1. */
+export function rrf<T>(lists: T[][], weights: number[] = [], k = RRF_K): Ranked<T>[] {
+  return ranking(rrfScores(lists, weights, k));
+}
+
+/**
+ * Adds `bonus × share` to each boosted id (added to the scores when absent). `share` in (0, 1] says how
+ * much of the bonus an id earns, e.g. the fraction of the query's entities a memory mentions.
+ */
+export function addBonus<T>(scores: Map<T, number>, boosted: ReadonlyMap<T, number>, bonus: number): void {
+  if (!(bonus > 0)) return;
+  for (const [id, share] of boosted) scores.set(id, (scores.get(id) ?? 0) + bonus * Math.min(1, Math.max(0, share)));
+}
+
+/** Best-first, normalised (ties keep insertion order, so the earlier list wins). */
+export function ranking<T>(scores: ReadonlyMap<T, number>): Ranked<T>[] {
   return normaliseScores([...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score));
 }
 

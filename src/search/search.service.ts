@@ -1,14 +1,17 @@
-// Search: keyword (FTS5 BM25) always; semantic (sqlite-vec) when an embedder is ready; hybrid =
-// RRF of both. Also owns vector writes and the background re-embedding after a model change.
+// Search: keyword (FTS5 BM25) always; semantic (sqlite-vec) when an embedder is ready; hybrid = RRF of
+// both (+ an optional graph boost); then replies to ranked questions join in. Also owns vector writes
+// and the background re-embedding after a model change.
 import type { Db } from "~/store/sqlite";
 import type { Logger } from "~/shared/logger";
 import type { Embedder } from "./embedder";
 import { KeywordIndex } from "./keyword-index";
 import { VectorIndex, type VectorRow } from "./vector-index";
 import type { MemoryFilter } from "./memory-filter";
-import { rrf, normaliseScores, type Ranked } from "./fusion";
+import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
 import { LruCache } from "./lru-cache";
 import { commonWords, recentTexts, withoutCommon } from "./query-focus";
+import { GraphBoost } from "./graph-boost";
+import { addReplies, REPLY_ANCHORS, REPLY_SHARE, ReplyContext } from "./reply-context";
 
 export type SearchMode = "hybrid" | "keyword";
 export type SemanticState = "off" | "loading" | "ready" | "failed";
@@ -17,14 +20,22 @@ export type SemanticState = "off" | "loading" | "ready" | "failed";
 const CANDIDATES = (limit: number) => Math.max(50, limit * 5);
 
 /**
- * Hybrid fusion, tuned on the LoCoMo dev split (docs/SEARCH-QUALITY.md). k = 10 instead of Cormack's
+ * Hybrid fusion, tuned on the LoCoMo dev split (docs/SEARCH-QUALITY.md). A small k instead of Cormack's
  * 60 lets each list's head decide: BM25's first hits are usually right, and agreement deep in both
  * tails should not outvote them. The vector list votes at half weight because the built-in static
  * model ranks worse than BM25 on its own (R@10 49 vs 62); equal weights with k = 60 fell below
- * keyword-only. Results are flat (±0.5 points) for k 5–20 and vector weights 0.5–0.7.
+ * keyword-only. With reply context, R@10 is flat (±0.3) for k 5–10 and vector weights 0.3–0.7 (k = 20
+ * loses ≈ 1); k = 5 gains 2 points of MRR over k = 10.
  */
-const HYBRID_RRF_K = 10;
+const HYBRID_RRF_K = 5;
 const HYBRID_WEIGHTS = [0.5, 1]; // [vector, keyword]
+
+/**
+ * Graph boost weight, relative to the keyword list's first place (1 / (k + 1)): 0 = off. Off by default:
+ * on LoCoMo dev it changed nothing (R@10 −0.1 to 0.0 for 0.1–1) since the rule extractor finds few entities in
+ * chat and BM25 already ranks by the rare names it does find (docs/SEARCH-QUALITY.md).
+ */
+export const GRAPH_BOOST = 0;
 
 export interface SearchStatus {
   mode: SearchMode;
@@ -36,6 +47,8 @@ export interface SearchStatus {
 
 export class SearchService {
   private readonly keyword: KeywordIndex;
+  private readonly graph: GraphBoost;
+  private readonly replyContext: ReplyContext;
   private vectors: VectorIndex | null = null;
   private state: SemanticState;
   private error?: string;
@@ -46,6 +59,9 @@ export class SearchService {
   queryCacheMisses = 0;
   /** Eval hook (scripts/eval-locomo.ts measures "semantic only"): rank by vectors alone. The API never sets it. */
   vectorOnly = false;
+  /** Tuning knobs (eval flags --graph-boost, --reply-share); the API never sets them. */
+  graphBoost = GRAPH_BOOST;
+  replyShare = REPLY_SHARE;
 
   constructor(
     private readonly db: Db,
@@ -53,6 +69,8 @@ export class SearchService {
     private readonly logger: Logger,
   ) {
     this.keyword = new KeywordIndex(db);
+    this.graph = new GraphBoost(db);
+    this.replyContext = new ReplyContext(db);
     this.state = embedder ? "loading" : "off";
   }
 
@@ -118,13 +136,24 @@ export class SearchService {
     await this.settled();
     const n = CANDIDATES(limit);
     const qv = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
-    if (this.vectorOnly) return normaliseScores(this.vectorRanking(filter, qv, n)).slice(0, limit);
-    const kw = this.keyword.rank(filter, query, n);
-    if (!this.vectors || !qv) {
-      return normaliseScores(kw.map((r) => ({ id: r.rowid, score: r.score }))).slice(0, limit);
+    const scores = this.firstStage(filter, query, qv, n);
+    if (this.replyShare > 0) {
+      const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(limit)).map(([id]) => id);
+      addReplies(scores, this.replyContext.replies(filter, anchors), this.replyShare);
     }
+    return ranking(scores).slice(0, limit);
+  }
+
+  /** Candidate scores: BM25 alone without a model, else RRF of vectors and keywords plus the graph boost. */
+  private firstStage(filter: MemoryFilter, query: string, qv: Float32Array | null, n: number): Map<number, number> {
+    // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
+    if (this.vectorOnly) return rrfScores([this.vectorRanking(filter, qv, n).map((r) => r.id)], [1], HYBRID_RRF_K);
+    const kw = this.keyword.rank(filter, query, n);
+    if (!this.vectors || !qv) return new Map(kw.map((r) => [r.rowid, r.score]));
     const vec = this.vectors.rank(filter, qv, n);
-    return rrf([vec.map((r) => r.rowid), kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K).slice(0, limit);
+    const scores = rrfScores([vec.map((r) => r.rowid), kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
+    if (this.graphBoost > 0) addBonus(scores, this.graph.mentions(filter, query), this.graphBoost / (HYBRID_RRF_K + 1));
+    return scores;
   }
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */

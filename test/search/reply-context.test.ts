@@ -1,0 +1,114 @@
+// Reply context: a ranked question passes a share of its score to the reply stored right after it
+// in the same conversation (user, agent, session, within the reply window).
+import { afterEach, describe, expect, test } from "bun:test";
+import { addReplies, isQuestion, REPLY_WINDOW_MS, ReplyContext } from "~/search/reply-context";
+import { buildTestApp, type TestApp } from "../support/app";
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe("isQuestion", () => {
+  test("a text ending with a question, trailing [annotations] or (notes) ignored", () => {
+    expect(isQuestion("That's great! What are your pets' names?")).toBe(true);
+    expect(isQuestion("What is this?  [shares a photo of a dog] ")).toBe(true);
+    expect(isQuestion("Which one? (sent an image)")).toBe(true);
+    expect(isQuestion("Which one? [photo] (2 files)")).toBe(true);
+  });
+
+  test("texts full of brackets take linear time (a backtracking regex needed ≈ 30 s here)", () => {
+    expect(isQuestion("[x] ".repeat(50_000) + "done")).toBe(false);
+    expect(isQuestion("a?" + " [x]".repeat(50_000))).toBe(true);
+  });
+
+  test("a question followed by a statement, or none at all, is not one", () => {
+    expect(isQuestion("Is it? I think it is.")).toBe(false);
+    expect(isQuestion("Luna and Oliver!")).toBe(false);
+    expect(isQuestion("")).toBe(false);
+  });
+});
+
+describe("addReplies", () => {
+  test("the reply gains share × the question's score, joining the ranking when absent", () => {
+    const scores = new Map([[1, 0.5], [2, 0.1]]);
+    addReplies(scores, new Map([[1, 2], [3, 4]]), 0.5);
+    expect(scores.get(2)).toBeCloseTo(0.35);
+    expect(scores.has(4)).toBe(false); // question 3 was not ranked: nothing to pass on
+  });
+
+  test("chained questions do not compound: gains come from the scores before any reply", () => {
+    const scores = new Map([[1, 1]]);
+    addReplies(scores, new Map([[1, 2], [2, 3]]), 0.5);
+    expect(scores.get(2)).toBeCloseTo(0.5);
+    expect(scores.has(3)).toBe(false);
+  });
+});
+
+/** Stores one memory per text for user u (one request each, like a client streaming a chat). */
+async function store(app: TestApp, texts: string[], extra: Record<string, unknown> = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (const memory of texts) ids.push(...(await app.post("/add_memories", { user_id: "u", memory, ...extra })).body.memory_ids);
+  return ids;
+}
+
+const rowid = (app: TestApp, id: string) => app.services.db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
+const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = {}) => ({ userId: "u", sessionId: "", now: app.clock.now(), ...extra });
+
+describe("ReplyContext.replies", () => {
+  test("pairs each question with the next memory of the same conversation", async () => {
+    t = await buildTestApp();
+    const [q, a, statement] = await store(t, ["What are your pets' names?", "Luna and Oliver!", "I like tea.", "Sounds good"]);
+    const rc = new ReplyContext(t.services.db);
+    const replies = rc.replies(filter(t), [q!, a!, statement!].map((id) => rowid(t!, id)));
+    expect([...replies]).toEqual([[rowid(t, q!), rowid(t, a!)]]);
+  });
+
+  test("the reply must be in the same agent and session, and pass the search's filter", async () => {
+    t = await buildTestApp();
+    const [q] = await store(t, ["Where do you live?"]);
+    await store(t, ["Another agent talking"], { agent_id: "other" });
+    await store(t, ["A session memory"], { session_id: "s1" });
+    const rc = new ReplyContext(t.services.db);
+    expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
+    const [a] = await store(t, ["In Lisbon"]);
+    expect(rc.replies(filter(t), [rowid(t, q!)]).get(rowid(t, q!))).toBe(rowid(t, a!));
+    expect(rc.replies(filter(t, { agentId: "someone-else" }), [rowid(t, q!)]).size).toBe(0);
+  });
+
+  test("a memory stored after the reply window is no reply, and another user's memories never are", async () => {
+    t = await buildTestApp();
+    const [q] = await store(t, ["Where do you live?"]);
+    await t.post("/add_memories", { user_id: "v", memory: "In Porto" });
+    t.clock.advance(REPLY_WINDOW_MS + 1);
+    await store(t, ["In Lisbon"]);
+    const rc = new ReplyContext(t.services.db);
+    expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
+    expect(rc.replies({ ...filter(t), userId: "v" }, [rowid(t, q!)]).size).toBe(0);
+  });
+});
+
+describe("search with reply context (HTTP)", () => {
+  test("the answer to a matching question ranks right after it, though it shares no word with the query", async () => {
+    t = await buildTestApp();
+    await store(t, [
+      "Melanie: I went camping with the kids last weekend.",
+      "Caroline: That's awesome! What are your pets' names?",
+      "Melanie: Luna and Oliver! They are so sweet.",
+      "Caroline: My cat is called Bailey.",
+      "Melanie: Pottery class was fun, names of glazes are hard to remember.",
+    ]);
+    const r = await t.post("/search_memory", { user_id: "u", query: "What are the names of Melanie's pets?", limit: 3 });
+    const memories = r.body.results.map((x: { memory: string }) => x.memory);
+    expect(memories.slice(0, 2)).toEqual(["Caroline: That's awesome! What are your pets' names?", "Melanie: Luna and Oliver! They are so sweet."]);
+  });
+
+  test("off (share 0), the reply is not found at all", async () => {
+    t = await buildTestApp();
+    t.services.search.replyShare = 0;
+    await store(t, ["What are your pets' names?", "Luna and Oliver!"]);
+    const r = await t.post("/search_memory", { user_id: "u", query: "pets names" });
+    expect(r.body.results.map((x: { memory: string }) => x.memory)).toEqual(["What are your pets' names?"]);
+  });
+});
