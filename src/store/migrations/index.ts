@@ -5,6 +5,7 @@ import m0003 from "./0003_graph.sql" with { type: "text" };
 import m0004 from "./0004_governance.sql" with { type: "text" };
 import m0005 from "./0005_sessions.sql" with { type: "text" };
 import m0006 from "./0006_fts_owner.sql" with { type: "text" };
+import m0007 from "./0007_count_index.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "governance", sql: m0004 },
   { version: 5, name: "sessions", sql: m0005 },
   { version: 6, name: "fts owner", sql: m0006 },
+  { version: 7, name: "count index", sql: m0007 },
 ];
