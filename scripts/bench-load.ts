@@ -1,10 +1,10 @@
 // Load generator, run as its own process by scripts/bench.ts so the client does not share the
 // server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
-// Usage: bun scripts/bench-load.ts '<json spec>'   (spec: {url, kind, concurrency, durationMs, users, ids?})
+// Usage: bun scripts/bench-load.ts spec.json   (spec: {url, kind, concurrency, durationMs, users, ids?})
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
 interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; ids?: [string, string][] }
-const spec = JSON.parse(process.argv[2]!) as Spec;
+const spec = JSON.parse(await Bun.file(process.argv[2]!).text()) as Spec;
 const vocab = await loadVocabulary();
 const rnd = mulberry32(42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;

@@ -1,6 +1,8 @@
 // The one function that turns user text into a safe FTS5 MATCH expression: only letter/digit
 // runs survive, each is quoted, and terms are OR-ed so one missing word never empties a result.
 
+import { words } from "~/shared/fts-tokens";
+
 const STOPWORDS = new Set(
   ("a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its " +
     "me my no not of on or our she so than that the their them then there these they this to too us was we were what when " +
@@ -16,13 +18,15 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-/** Returns null when the text holds no searchable term. */
-export function toFtsQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const unique = [...new Set(words)].filter((w) => w.length <= 64);
+/**
+ * Returns null when the text holds no searchable term. `prefix`: the user's token namespace
+ * (shared/fts-tokens.ts), put in front of every term as it was at indexing time.
+ */
+export function toFtsQuery(text: string, prefix = ""): string | null {
+  const unique = [...new Set(words(text))].filter((w) => w.length <= 64);
   const content = unique.filter((w) => !STOPWORDS.has(w));
   // A query of only stopwords ("who is it") still deserves an answer.
   const terms = (content.length ? content : unique).slice(0, MAX_TERMS);
   if (terms.length === 0) return null;
-  return terms.map((t) => `"${t}"`).join(" OR ");
+  return terms.map((t) => `"${prefix}${t}"`).join(" OR ");
 }

@@ -1,6 +1,7 @@
 // Prepared SQL for the memories table family (memories, memory_versions); every statement is
 // scoped by user_id. Callers own transactions.
 import type { Db } from "./sqlite";
+import { indexMemory } from "./fts-repo";
 
 export interface MemoryRow {
   rowid: number;
@@ -43,6 +44,7 @@ export class MemoryRepo {
       )
       .get(m.id, m.user_id, m.agent_id, m.session_id, m.memory, m.metadata, m.importance, m.source_type, m.expires_at,
         m.conversation_ref, m.immutable_ref, m.created_at, m.created_at);
+    indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
   }
 
@@ -88,6 +90,7 @@ export class MemoryRepo {
            updated_at = ? WHERE rowid = ? AND user_id = ?`,
       )
       .run(next.memory, next.metadata, next.importance, next.source_type, next.expires_at, now, row.rowid, row.user_id);
+    if (next.memory !== row.memory) indexMemory(this.db, row.rowid, row.user_id, next.memory);
   }
 
   versions(userId: string, id: string): VersionRow[] {

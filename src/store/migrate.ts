@@ -13,6 +13,7 @@ export function migrate(db: Db): number {
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       db.run(m.sql);
+      m.run?.(db);
       db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, Date.now());
       applied++;
     }

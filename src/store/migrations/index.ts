@@ -6,11 +6,16 @@ import m0004 from "./0004_governance.sql" with { type: "text" };
 import m0005 from "./0005_sessions.sql" with { type: "text" };
 import m0006 from "./0006_fts_owner.sql" with { type: "text" };
 import m0007 from "./0007_count_index.sql" with { type: "text" };
+import m0008 from "./0008_fts_namespaces.sql" with { type: "text" };
+import { reindexAll } from "../fts-repo";
+import type { Db } from "../sqlite";
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A step in code after the SQL, in the same transaction (e.g. re-indexing rows). */
+  run?: (db: Db) => void;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -21,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "sessions", sql: m0005 },
   { version: 6, name: "fts owner", sql: m0006 },
   { version: 7, name: "count index", sql: m0007 },
+  { version: 8, name: "fts namespaces", sql: m0008, run: reindexAll },
 ];
