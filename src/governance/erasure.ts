@@ -60,20 +60,17 @@ export class UserErasure implements Erasure, DeletionPolicy {
   /** Immutable and mutable records carry an optional user_id precisely so erasure can find them. */
   private orgRecords(userId: string, now: number, count: (layer: string, kept: boolean) => void): void {
     const policyOf = memo((org: string) => this.policies.forOrg(org).policy);
-    const erasable = (org: string, t: number) => canEraseOnUserRequest(policyOf(org), t, now);
-    const imm = this.db.query<{ type: string; id: string; org: string; t: number }, [string]>("SELECT type, id, organization_id AS org, updated_at AS t FROM immutable_records WHERE user_id = ?").all(userId);
-    const delImm = this.db.query("DELETE FROM immutable_records WHERE type = ? AND id = ?");
-    for (const r of imm) {
-      const erase = erasable(r.org, r.t);
-      if (erase) delImm.run(r.type, r.id);
-      count("immutable", !erase);
-    }
-    const mut = this.db.query<{ ns: string; key: string; org: string; t: number }, [string]>("SELECT namespace AS ns, key, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?").all(userId);
-    const delMut = this.db.query("DELETE FROM mutable_entries WHERE namespace = ? AND key = ?");
-    for (const r of mut) {
-      const erase = erasable(r.org, r.t);
-      if (erase) delMut.run(r.ns, r.key);
-      count("mutable", !erase);
+    const layers = [
+      { layer: "immutable", select: "SELECT type AS a, id AS b, organization_id AS org, updated_at AS t FROM immutable_records WHERE user_id = ?", del: "DELETE FROM immutable_records WHERE type = ? AND id = ?" },
+      { layer: "mutable", select: "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?", del: "DELETE FROM mutable_entries WHERE namespace = ? AND key = ?" },
+    ];
+    for (const { layer, select, del } of layers) {
+      const remove = this.db.query(del);
+      for (const r of this.db.query<{ a: string; b: string; org: string; t: number }, [string]>(select).all(userId)) {
+        const erase = canEraseOnUserRequest(policyOf(r.org), r.t, now);
+        if (erase) remove.run(r.a, r.b);
+        count(layer, !erase);
+      }
     }
   }
 }

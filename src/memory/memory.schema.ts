@@ -104,12 +104,7 @@ export type ListResponse = Static<typeof ListResponse>;
 
 export const MemoryResponse = Type.Object({
   success: Type.Literal(true),
-  id: Type.String(),
-  memory: Type.String(),
-  metadata: Metadata,
-  agent_id: Type.String(),
-  session_id: Type.Union([Type.String(), Type.Null()]),
-  created_at: Iso,
+  ...ListItem.properties,
   updated_at: Iso,
   version: Type.Integer(),
 });
