@@ -23,6 +23,9 @@ export async function openDb(path: string, opts: { nativeCacheDir: string }): Pr
   // Deleted rows are zeroed in place rather than left readable in free pages ("deletes that delete").
   db.run("PRAGMA secure_delete = FAST");
   db.run("PRAGMA temp_store = MEMORY");
+  // 32 MB of page cache (default 2 MB): at 1M memories the default made each search miss ~100 pages
+  // (search 6.8 → 1.6 ms in process); RSS stays ≈ 250 MB at 1M memories.
+  db.run("PRAGMA cache_size = -32768");
   await loadVec(db, opts.nativeCacheDir);
   return db;
 }
