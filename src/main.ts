@@ -13,6 +13,7 @@ import { TransformersEmbedder } from "./search/transformers-embedder";
 import { GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
 import { installBuiltinModel } from "./search/model/builtin-model";
 import { MemoryService } from "./memory/memory.service";
+import { RuleFactExtractor } from "./facts/fact-extractor";
 import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
 import { MutableService } from "./layers/mutable.service";
@@ -61,7 +62,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
   const graph = new GraphService(await createGraphStore(config, db, clock), createExtractor(config, logger), logger);
   memory = new MemoryService(db, search, clock, logger, {
-    conversations, graph, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
+    conversations, graph,
+    facts: { extractor: new RuleFactExtractor(), minConfidence: config.factExtraction.minConfidence, auto: config.factExtraction.enabled && config.factExtraction.autoExtract }, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
   });
   const sessions: SessionsService = new SessionsService(db, clock, governance.policies);
   let closed = false;

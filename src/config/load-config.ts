@@ -107,6 +107,7 @@ function fromOptions(o: ServerOptions): Map<string, unknown> {
   put("embedding.model", o.embedding?.model ?? (o.embedding?.provider === "none" ? "none" : undefined));
   put("factExtraction.enabled", o.factExtraction?.enabled);
   put("factExtraction.minConfidence", o.factExtraction?.minConfidence);
+  put("factExtraction.autoExtract", o.factExtraction?.autoExtract);
   put("modelsDir", o.modelsDir);
   put("orgId", o.orgId);
   put("maxBodyBytes", o.maxBodyBytes);

@@ -1,3 +1,5 @@
+import type { FactExtractor } from "~/facts/fact-extractor";
+
 // The ports through which other layers join memory writes and deletions (conversations,
 // graph links, governance's justification gate, cascade erasure) without the memory service
 // knowing their implementations.
@@ -32,7 +34,16 @@ export interface Erasure {
   eraseUser(userId: string, memories: { deleted: number; retained: number }): { retained: Record<string, number> };
 }
 
+export interface FactsHook {
+  extractor: FactExtractor;
+  /** Facts below this confidence are dropped (MCP_FACT_MIN_CONFIDENCE). */
+  minConfidence: number;
+  /** Extract on every add with messages (MCP_EXTRACT_FACTS and autoExtract); `auto_extract_facts` overrides per request. */
+  auto: boolean;
+}
+
 export interface MemoryHooks {
+  facts?: FactsHook;
   conversations?: ConversationRecorder;
   graph?: GraphLinker;
   gate?: WriteGate;

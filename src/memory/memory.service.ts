@@ -48,7 +48,7 @@ export class MemoryService {
     if ((input.memory === undefined) === (input.messages === undefined))
       throw validationError(input.memory === undefined ? "memory" : "messages", "provide exactly one of memory or messages");
     const agentId = input.agent_id ?? DEFAULT_AGENT;
-    const drafts = this.drafts(input);
+    const drafts = await this.drafts(input);
     for (const d of drafts) this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = this.clock.now();
@@ -72,11 +72,21 @@ export class MemoryService {
     return { success: true, memory_ids: ids };
   }
 
-  private drafts(input: AddMemoriesInput): Draft[] {
+  private async drafts(input: AddMemoriesInput): Promise<Draft[]> {
     const base = input.metadata ?? {};
     if (input.memory !== undefined) {
       if (!input.memory.trim()) throw validationError("memory", "memory must not be blank");
       return [{ text: input.memory, metadata: base, traits: readTraits(base, "tool") }];
+    }
+    const facts = this.hooks.facts;
+    if (facts && (input.auto_extract_facts ?? facts.auto)) {
+      // The whole conversation is still kept in the conversations layer; only the facts become memories.
+      readTraits(base, "conversation");
+      const found = (await facts.extractor.extract(input.messages!)).filter((f) => f.confidence >= facts.minConfidence);
+      return found.map((f) => {
+        const metadata = { ...base, role: "user", fact_kind: f.kind, fact_confidence: f.confidence };
+        return { text: f.text, metadata, traits: readTraits(metadata, "conversation") };
+      });
     }
     const drafts = input.messages!
       .filter((m) => m.content.trim())
