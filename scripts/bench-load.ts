@@ -6,6 +6,7 @@ import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; ids?: [string, string][] }
 const spec = JSON.parse(await Bun.file(process.argv[2]!).text()) as Spec;
 const vocab = await loadVocabulary();
+if (spec.kind === "get" && !spec.ids?.length) throw new Error("a get run needs ids in its spec");
 const rnd = mulberry32(42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
 const user = () => `user-${Math.floor(rnd() * spec.users)}`;
