@@ -2,7 +2,7 @@
 // created by add_memories with messages and by the conversations API.
 import type { Db } from "~/store/sqlite";
 import { ConversationRepo, type ConversationRow } from "~/store/conversation-repo";
-import type { Clock } from "~/shared/clock";
+import { iso, isoOrNull, type Clock } from "~/shared/clock";
 import { AppError, notFound } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import { decodeCursor, encodeCursor } from "~/memory/cursor";
@@ -10,7 +10,6 @@ import type { ConversationRecorder } from "~/memory/memory-hooks";
 import type { AppendMessagesInput, ConversationRef, CreateConversationInput, ListConversationsInput } from "./layers.schema";
 
 const DEFAULT_SPACE = "mcp-agent";
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export class ConversationsService implements ConversationRecorder {
   private readonly repo: ConversationRepo;
@@ -77,6 +76,6 @@ export class ConversationsService implements ConversationRecorder {
 function summary(c: ConversationRow) {
   return {
     id: c.id, user_id: c.user_id, agent_id: c.memory_space_id, session_id: c.session_id, message_count: c.message_count,
-    created_at: iso(c.created_at)!, last_message_at: iso(c.last_message_at)!, archived_at: iso(c.archived_at),
+    created_at: iso(c.created_at), last_message_at: iso(c.last_message_at), archived_at: isoOrNull(c.archived_at),
   };
 }

@@ -2,12 +2,11 @@
 // n+1 with the full history kept; reads refresh accessed_at for purgeUnusedAfter.
 import type { Db } from "~/store/sqlite";
 import { ImmutableRepo, type ImmutableRow, type ImmutableVersionRow } from "~/store/immutable-repo";
-import type { Clock } from "~/shared/clock";
+import { type Clock, iso } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
 import type { PutImmutableInput } from "./layers.schema";
 
 const MAX_DATA_BYTES = 1024 * 1024;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class ImmutableService {
   private readonly repo: ImmutableRepo;

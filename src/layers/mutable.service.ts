@@ -2,13 +2,12 @@
 // accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
 import type { Db } from "~/store/sqlite";
 import { MutableRepo, type MutableRow } from "~/store/mutable-repo";
-import type { Clock } from "~/shared/clock";
+import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
 import { parseDuration } from "~/governance/durations";
 import type { PutMutableInput } from "./layers.schema";
 
 const MAX_VALUE_BYTES = 1024 * 1024;
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export class MutableService {
   private readonly repo: MutableRepo;
@@ -54,6 +53,6 @@ export class MutableService {
 function view(r: MutableRow, accessedAt: number) {
   return {
     namespace: r.namespace, key: r.key, value: JSON.parse(r.value), user_id: r.user_id, created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at), accessed_at: iso(accessedAt), expires_at: iso(r.expires_at),
+    updated_at: iso(r.updated_at), accessed_at: iso(accessedAt), expires_at: isoOrNull(r.expires_at),
   };
 }

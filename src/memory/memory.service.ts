@@ -3,7 +3,7 @@
 import type { Db } from "~/store/sqlite";
 import { MemoryRepo, type MemoryRow } from "~/store/memory-repo";
 import type { SearchService } from "~/search/search.service";
-import type { Clock } from "~/shared/clock";
+import { type Clock, iso } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { AppError, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -234,7 +234,6 @@ export class MemoryService {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function rowCursor([createdAt, rowid]: [number, string]): [number, number] {
   if (!/^\d{1,16}$/.test(rowid)) throw validationError("cursor", "cursor is not a next_cursor returned by this listing");

@@ -3,7 +3,7 @@
 // the session's memory space (agent_id). Time comes only from the injected clock.
 import type { Db } from "~/store/sqlite";
 import { SessionRepo, type SessionRow, type SessionScope } from "~/store/session-repo";
-import type { Clock } from "~/shared/clock";
+import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import type { PolicyRules } from "~/governance/policy.schema";
@@ -162,8 +162,6 @@ export class SessionsService {
 
 const scopeOf = (input: SweepInput): SessionScope => ({ userId: input.user_id ?? null, spaceId: input.agent_id ?? null });
 const newestFirst = (a: SessionRow, b: SessionRow) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 function memo<T>(fn: (k: string) => T): (k: string) => T {
   const cache = new Map<string, T>();

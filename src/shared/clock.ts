@@ -19,3 +19,9 @@ export class FakeClock implements Clock {
     this.t += ms;
   }
 }
+
+/** ISO 8601 UTC, as every API response writes timestamps. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** iso, with null kept for optional timestamps (archived_at, expires_at…). */
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
