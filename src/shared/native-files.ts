@@ -1,7 +1,7 @@
 // Native files (sqlite-vec, ONNX Runtime) must be loaded from a real path. In the compiled
 // binary they live in Bun's virtual filesystem, so they are written once into a
 // content-hashed cache folder (temp file, then atomic rename: safe when several copies start).
-import { chmodSync, mkdirSync, renameSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, existsSync } from "node:fs";
 import { join, basename } from "node:path";
 import { homedir } from "node:os";
 
@@ -18,16 +18,8 @@ export function cacheRoot(env: Record<string, string | undefined>): string {
  */
 export async function materialise(path: string, cacheDir: string, name = basename(path)): Promise<string> {
   if (!isEmbedded(path)) return path;
-  const bytes = new Uint8Array(await Bun.file(path).arrayBuffer());
-  const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 16);
-  const dir = join(cacheDir, hash);
-  const target = join(dir, name);
-  if (existsSync(target)) return target;
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, bytes, { mode: 0o755 });
-  renameSync(tmp, target);
-  return target;
+  const key = new Bun.CryptoHasher("sha256").update(await Bun.file(path).arrayBuffer()).digest("hex");
+  return join(await materialiseTogether([{ path, name }], cacheDir, key), name);
 }
 
 /**
