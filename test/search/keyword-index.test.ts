@@ -1,0 +1,32 @@
+// KeywordIndex's fast path ranks only FTS5's best 2n matches against the visibility filter; when the
+// filter hides most of them, the exact query must still find what is visible.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../support/app";
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp();
+});
+afterEach(() => t.close());
+
+const memories = async (body: Record<string, unknown>) => (await t.post("/search_memory", body)).body.results.map((r: any) => r.memory);
+
+describe("keyword ranking", () => {
+  test("finds visible matches even when 120 better matches are hidden by the session filter", async () => {
+    for (const half of [0, 60]) {
+      const strong = Array.from({ length: 60 }, (_, i) => ({ role: "user", content: `apple apple apple ${half + i}` }));
+      expect((await t.post("/add_memories", { user_id: "u", session_id: "s1", messages: strong })).status).toBe(200);
+    }
+    const weak = ["an apple a day keeps the doctor away from the house", "she bought an apple pie at the market on saturday"];
+    for (const memory of weak) await t.post("/add_memories", { user_id: "u", memory });
+    expect((await memories({ user_id: "u", query: "apple", limit: 10 })).sort()).toEqual([...weak].sort());
+    expect(await memories({ user_id: "u", query: "apple", limit: 3, session_id: "s1" })).toHaveLength(3);
+  });
+
+  test("gives the same head for any limit: the fast path and the exact query agree", async () => {
+    for (const memory of ["pear", "pear pear", "pear pear pear banana", "banana", "a pear and a plum", "plum"]) await t.post("/add_memories", { user_id: "u", memory });
+    const all = await memories({ user_id: "u", query: "pear plum", limit: 10 });
+    expect(all).toHaveLength(5);
+    for (const limit of [1, 2, 3, 4]) expect(await memories({ user_id: "u", query: "pear plum", limit })).toEqual(all.slice(0, limit));
+  });
+});
