@@ -64,7 +64,8 @@ const plugin: BunPlugin = {
 
 mkdirSync(join(ROOT, "dist"), { recursive: true });
 const result = await Bun.build({
-  entrypoints: [join(ROOT, "src/cli/index.ts")],
+  // The search worker is its own entry point: a compiled binary only carries the workers it lists.
+  entrypoints: [join(ROOT, "src/cli/index.ts"), join(ROOT, "src/rank-worker.ts")],
   compile: { outfile: OUT, target: "bun-linux-x64" },
   minify: true,
   // Precompiled JavaScriptCore bytecode: the binary skips parsing its ~5 MB of JS at every start

@@ -6,6 +6,7 @@ import { openDb, type Db } from "./store/sqlite";
 import { migrate } from "./store/migrate";
 import { createLogger, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
+import { RankPool } from "./search/rank-pool";
 import { SearchService } from "./search/search.service";
 import type { Embedder } from "./search/embedder";
 import { RemoteEmbedder } from "./search/remote-embedder";
@@ -54,7 +55,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   const search = new SearchService(db, embedder, logger);
-  if (!o.background) await search.start();
+  const workers = startSearchWorkers(config, search, logger);
+  if (!o.background) await Promise.all([search.start(), workers]);
   const conversations = new ConversationsService(db, clock);
   const immutable = new ImmutableService(db, clock, config.orgId);
   const mutable = new MutableService(db, clock, config.orgId);
@@ -73,11 +75,28 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       if (closed) return;
       closed = true;
       governance.close();
+      await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
       db.close();
     },
   };
+}
+
+/**
+ * Search workers for a store file (a worker cannot open another connection's ":memory:"). Until they
+ * run, and if they cannot start (logged as an error), the server thread ranks: same code, same results.
+ */
+async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {
+  if (config.searchWorkers === 0 || config.storePath === ":memory:") return null;
+  try {
+    const pool = await RankPool.open({ workerUrl: new URL("./rank-worker.ts", import.meta.url).href, size: config.searchWorkers, path: config.storePath, nativeCacheDir: config.cacheDir, logger });
+    search.useWorkers(pool);
+    return pool;
+  } catch (e) {
+    logger.error("search workers could not start; searches rank on the server thread", { error: (e as Error).message });
+    return null;
+  }
 }
 
 /** Remote provider when EMBEDDING_API_KEY is set; none for 'none'; else a local transformers.js model. */

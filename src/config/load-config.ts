@@ -22,6 +22,7 @@ export interface ServerOptions {
   modelsDir?: string;
   orgId?: string;
   maxBodyBytes?: number;
+  searchWorkers?: number;
   userId?: string;
   allowRemoteUnauthenticated?: boolean;
 }
@@ -111,6 +112,7 @@ function fromOptions(o: ServerOptions): Map<string, unknown> {
   put("modelsDir", o.modelsDir);
   put("orgId", o.orgId);
   put("maxBodyBytes", o.maxBodyBytes);
+  put("searchWorkers", o.searchWorkers);
   put("userId", o.userId);
   put("allowRemoteUnauthenticated", o.allowRemoteUnauthenticated);
   return m;
@@ -136,6 +138,7 @@ function defaults(env: Env): Config {
     extractor: { model: "gpt-4o-mini" },
     orgId: "default",
     maxBodyBytes: 1048576,
+    searchWorkers: 1,
   };
 }
 

@@ -106,15 +106,10 @@ export class MemoryService {
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = { userId: input.user_id, agentId: input.agent_id, sessionId: input.session_id ?? "", now: this.clock.now(), metadata: input.metadata };
-    const ranked = await this.search.rank(filter, input.query, limit);
-    const rows = new Map(this.repo.byRowids(input.user_id, ranked.map((r) => r.id)).map((r) => [r.rowid, r]));
-    const results = ranked.flatMap((r) => {
-      const row = rows.get(r.id);
-      return row ? [{ id: row.id, memory: row.memory, score: r.score, metadata: JSON.parse(row.metadata), created_at: iso(row.created_at) }] : [];
-    });
+    const hits = await this.search.rank(filter, input.query, limit);
+    const results = hits.map((h) => ({ id: h.id, memory: h.memory, score: h.score, metadata: JSON.parse(h.metadata), created_at: iso(h.created_at) }));
     const response = { results };
-    const expiries = ranked.map((r) => rows.get(r.id)?.expires_at ?? Infinity);
-    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...expiries));
+    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)));
     return response;
   }
 

@@ -4,31 +4,16 @@
 import type { Db } from "~/store/sqlite";
 import type { Logger } from "~/shared/logger";
 import type { Embedder } from "./embedder";
-import { KeywordIndex } from "./keyword-index";
 import { VectorIndex, type VectorRow } from "./vector-index";
 import type { MemoryFilter } from "./memory-filter";
-import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
 import { LruCache } from "./lru-cache";
 import { commonWords, recentTexts, withoutCommon } from "./query-focus";
-import { GraphBoost } from "./graph-boost";
-import { addReplies, REPLY_ANCHORS, REPLY_SHARE, ReplyContext } from "./reply-context";
+import { REPLY_SHARE } from "./reply-context";
+import { Ranker, type RankRequest, type SearchHit } from "./ranker";
+import type { RankPool } from "./rank-pool";
 
 export type SearchMode = "hybrid" | "keyword";
 export type SemanticState = "off" | "loading" | "ready" | "failed";
-
-/** How many candidates each ranking contributes before fusion (50–250 made no difference on LoCoMo dev). */
-const CANDIDATES = (limit: number) => Math.max(50, limit * 5);
-
-/**
- * Hybrid fusion, tuned on the LoCoMo dev split (docs/SEARCH-QUALITY.md). A small k instead of Cormack's
- * 60 lets each list's head decide: BM25's first hits are usually right, and agreement deep in both
- * tails should not outvote them. The vector list votes at half weight because the built-in static
- * model ranks worse than BM25 on its own (R@10 49 vs 62); equal weights with k = 60 fell below
- * keyword-only. With reply context, R@10 is flat (±0.3) for k 5–10 and vector weights 0.3–0.7 (k = 20
- * loses ≈ 1); k = 5 gains 2 points of MRR over k = 10.
- */
-const HYBRID_RRF_K = 5;
-const HYBRID_WEIGHTS = [0.5, 1]; // [vector, keyword]
 
 /**
  * Graph boost weight, relative to the keyword list's first place (1 / (k + 1)): 0 = off. Off by default:
@@ -46,9 +31,9 @@ export interface SearchStatus {
 }
 
 export class SearchService {
-  private readonly keyword: KeywordIndex;
-  private readonly graph: GraphBoost;
-  private readonly replyContext: ReplyContext;
+  private readonly ranker: Ranker;
+  /** Search workers (rank-pool.ts), when the server runs them: ranking happens there instead of on this thread. */
+  private pool: RankPool | null = null;
   private vectors: VectorIndex | null = null;
   private state: SemanticState;
   private error?: string;
@@ -68,9 +53,7 @@ export class SearchService {
     private readonly embedder: Embedder | null,
     private readonly logger: Logger,
   ) {
-    this.keyword = new KeywordIndex(db);
-    this.graph = new GraphBoost(db);
-    this.replyContext = new ReplyContext(db);
+    this.ranker = new Ranker(db);
     this.state = embedder ? "loading" : "off";
   }
 
@@ -89,7 +72,7 @@ export class SearchService {
     if (!this.embedder) return;
     try {
       await this.embedder.ready();
-      this.vectors = new VectorIndex(this.db, this.embedder.modelId, this.embedder.dimensions);
+      this.vectors = VectorIndex.forModel(this.db, this.embedder.modelId, this.embedder.dimensions);
       this.state = "ready";
     } catch (e) {
       this.state = "failed";
@@ -132,28 +115,22 @@ export class SearchService {
     this.vectors?.delete(rowids);
   }
 
-  async rank(filter: MemoryFilter, query: string, limit: number): Promise<Ranked<number>[]> {
-    await this.settled();
-    const n = CANDIDATES(limit);
-    const qv = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
-    const scores = this.firstStage(filter, query, qv, n);
-    if (this.replyShare > 0) {
-      const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(limit)).map(([id]) => id);
-      addReplies(scores, this.replyContext.replies(filter, anchors), this.replyShare);
-    }
-    return ranking(scores).slice(0, limit);
+  /** Hands ranking to search workers; `close()` of the pool stays with whoever opened it. */
+  useWorkers(pool: RankPool | null): void {
+    this.pool = pool;
   }
 
-  /** Candidate scores: BM25 alone without a model, else RRF of vectors and keywords plus the graph boost. */
-  private firstStage(filter: MemoryFilter, query: string, qv: Float32Array | null, n: number): Map<number, number> {
-    // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
-    if (this.vectorOnly) return rrfScores([this.vectorRanking(filter, qv, n).map((r) => r.id)], [1], HYBRID_RRF_K);
-    const kw = this.keyword.rank(filter, query, n);
-    if (!this.vectors || !qv) return new Map(kw.map((r) => [r.rowid, r.score]));
-    const vec = this.vectors.rank(filter, qv, n);
-    const scores = rrfScores([vec.map((r) => r.rowid), kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
-    if (this.graphBoost > 0) addBonus(scores, this.graph.mentions(filter, query), this.graphBoost / (HYBRID_RRF_K + 1));
-    return scores;
+  async rank(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
+    await this.settled();
+    const vector = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
+    const req: RankRequest = {
+      filter, query, vector, limit,
+      vectors: this.vectors ? { model: this.vectors.modelId, table: this.vectors.table } : null,
+      vectorOnly: this.vectorOnly, graphBoost: this.graphBoost, replyShare: this.replyShare,
+    };
+    // The graph boost's name index follows entity changes through temporary triggers, which only see
+    // this connection's writes: it ranks here.
+    return this.pool && req.graphBoost === 0 ? this.pool.rank(req) : this.ranker.rank(req);
   }
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */
@@ -166,10 +143,6 @@ export class SearchService {
   /** A user's write changes their common words; the memory service calls this on every write. */
   forgetUser(userId: string): void {
     this.commonByUser.delete(userId);
-  }
-
-  private vectorRanking(filter: MemoryFilter, qv: Float32Array | null, n: number): Ranked<number>[] {
-    return this.vectors && qv ? this.vectors.rank(filter, qv, n).map((r) => ({ id: r.rowid, score: r.score })) : [];
   }
 
   private async queryVector(query: string): Promise<Float32Array | null> {

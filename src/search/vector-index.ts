@@ -20,22 +20,29 @@ export interface VectorRow {
 }
 
 export class VectorIndex {
-  readonly table: string;
-
-  constructor(
-    private readonly db: Db,
-    readonly modelId: string,
-    readonly dimensions: number,
-  ) {
-    // The name comes from a hash, never from text: the model id is not trusted SQL.
-    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
-    this.table = `vec_${hash}_${dimensions}`;
+  /**
+   * The vec0 table of a model (created when missing). The name comes from a hash, never from text:
+   * the model id is not trusted SQL.
+   */
+  static forModel(db: Db, modelId: string, dimensions: number): VectorIndex {
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) throw new Error(`bad vector dimension ${dimensions}`);
+    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
+    const table = `vec_${hash}_${dimensions}`;
     db.run(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${this.table} USING vec0(` +
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(` +
         `user_id TEXT PARTITION KEY, embedding FLOAT[${dimensions}] distance_metric=cosine, ` +
         `agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
     );
+    return new VectorIndex(db, modelId, table);
+  }
+
+  /** `table` must come from forModel (a search worker gets it from there, over its own connection). */
+  constructor(
+    private readonly db: Db,
+    readonly modelId: string,
+    readonly table: string,
+  ) {
+    if (!/^vec_[0-9a-f]{12}_\d+$/.test(table)) throw new Error(`not a vector table name: ${table}`);
   }
 
   /** Must run inside the caller's write transaction. */

@@ -52,13 +52,6 @@ export class MemoryRepo {
     return this.db.query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`).get(userId, id, now);
   }
 
-  byRowids(userId: string, rowids: number[]): MemoryRow[] {
-    if (!rowids.length) return [];
-    return this.db
-      .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND rowid IN (SELECT value FROM json_each(?))`)
-      .all(userId, JSON.stringify(rowids));
-  }
-
   /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
   page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): MemoryRow[] {
     const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";

@@ -1,0 +1,114 @@
+// Search workers: ranking is synchronous SQL (FTS5, sqlite-vec) and takes most of a search's CPU, so
+// a server with spare cores runs it on worker threads, each over its own read-only connection (WAL lets
+// readers run beside the writer, and every read sees what was committed before it was asked). The
+// server thread keeps HTTP, validation, embedding, writes and the result cache.
+import { AppError, type AppErrorCode } from "~/shared/errors";
+import type { Logger } from "~/shared/logger";
+import type { RankRequest, SearchHit } from "./ranker";
+
+interface Pending {
+  resolve: (ranked: SearchHit[]) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+type Reply =
+  | { opened: boolean; error?: string }
+  | { id: number; hits: SearchHit[] }
+  | { id: number; error: { code?: AppErrorCode; message: string; field?: string } };
+
+export interface RankPoolOptions {
+  size: number;
+  /** The worker entry (src/rank-worker.ts), given by the composition root. */
+  workerUrl: string;
+  /** The store file (not ":memory:": a worker cannot see another connection's memory database). */
+  path: string;
+  nativeCacheDir: string;
+  logger: Logger;
+}
+
+export class RankPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(private readonly options: RankPoolOptions) {}
+
+  /** Starts `size` workers; resolves once every one has its connection open. */
+  static async open(options: RankPoolOptions): Promise<RankPool> {
+    const pool = new RankPool(options);
+    try {
+      await Promise.all(Array.from({ length: options.size }, () => pool.spawn()));
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Ranks on the worker with the fewest requests in flight. */
+  rank(req: RankRequest): Promise<SearchHit[]> {
+    if (this.closed) return Promise.reject(new AppError("UNAVAILABLE", "the server is shutting down"));
+    if (!this.slots.length) return Promise.reject(new AppError("UNAVAILABLE", "no search worker is running; retry"));
+    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, req });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const slot of this.slots.splice(0)) {
+      this.fail(slot, new AppError("UNAVAILABLE", "the server is shutting down"));
+      slot.worker.terminate();
+    }
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(this.options.workerUrl);
+    // The server (or the command) decides when the process ends, not an idle worker.
+    worker.unref();
+    const slot: Slot = { worker, pending: new Map() };
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<Reply>) => {
+        const msg = event.data;
+        if ("opened" in msg) {
+          if (!msg.opened) return reject(new Error(`search worker could not open the store: ${msg.error}`));
+          this.slots.push(slot);
+          return resolve();
+        }
+        const p = slot.pending.get(msg.id);
+        if (!p) return;
+        slot.pending.delete(msg.id);
+        if ("hits" in msg) p.resolve(msg.hits);
+        else p.reject(msg.error.code ? new AppError(msg.error.code, msg.error.message, msg.error.field) : new Error(msg.error.message));
+      };
+      // A worker that dies fails its requests (503, not a hang) and is replaced.
+      worker.onerror = (event: ErrorEvent) => {
+        reject(new Error(`search worker failed to start: ${event.message}`));
+        if (this.closed || !this.slots.includes(slot)) return;
+        this.options.logger.error("search worker died; starting another", { error: event.message });
+        this.slots.splice(this.slots.indexOf(slot), 1);
+        this.fail(slot, new AppError("UNAVAILABLE", "a search worker stopped; retry"));
+        worker.terminate();
+        this.spawn().catch((e: Error) => this.options.logger.error("could not replace a search worker", { error: e.message }));
+      };
+      worker.postMessage({ open: { path: this.options.path, nativeCacheDir: this.options.nativeCacheDir } });
+    });
+  }
+
+  private fail(slot: Slot, error: Error): void {
+    for (const p of slot.pending.values()) p.reject(error);
+    slot.pending.clear();
+  }
+}

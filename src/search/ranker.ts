@@ -1,0 +1,117 @@
+// Ranking, the read-only heart of a search: BM25 keyword candidates, vector candidates, RRF fusion,
+// the optional graph boost, then replies joining their ranked questions. Synchronous SQL over one
+// connection, so it runs either on the server's thread or in a search worker (rank-pool.ts) over
+// the worker's own connection; both run this same code.
+import type { Db } from "~/store/sqlite";
+import { KeywordIndex } from "./keyword-index";
+import { VectorIndex } from "./vector-index";
+import type { MemoryFilter } from "./memory-filter";
+import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
+import { GraphBoost } from "./graph-boost";
+import { addReplies, REPLY_ANCHORS, ReplyContext } from "./reply-context";
+
+/** BM25 candidates before fusion (50–250 made no difference on LoCoMo dev). */
+const KEYWORD_CANDIDATES = (limit: number) => Math.max(50, limit * 5);
+/**
+ * Vector candidates before fusion. At half weight and k = 5 a vector rank past 20 adds < 0.02 against
+ * the keyword head's 0.17, and sqlite-vec's KNN costs grow with k (358 → 220 µs for k 50 → 10 at 100k
+ * memories): LoCoMo R@10 with k = 50 / 30 / 20 / 15 was dev 70.1 / 69.9 / 70.2 / 70.8, test 65.7 /
+ * 65.9 / 65.3 / 65.3 — flat within noise.
+ */
+const VECTOR_CANDIDATES = (limit: number) => Math.max(20, limit * 2);
+
+/**
+ * Hybrid fusion, tuned on the LoCoMo dev split (docs/SEARCH-QUALITY.md). A small k instead of Cormack's
+ * 60 lets each list's head decide: BM25's first hits are usually right, and agreement deep in both
+ * tails should not outvote them. The vector list votes at half weight because the built-in static
+ * model ranks worse than BM25 on its own (R@10 49 vs 62); equal weights with k = 60 fell below
+ * keyword-only. With reply context, R@10 is flat (±0.3) for k 5–10 and vector weights 0.3–0.7 (k = 20
+ * loses ≈ 1); k = 5 gains 2 points of MRR over k = 10.
+ */
+const HYBRID_RRF_K = 5;
+const HYBRID_WEIGHTS = [0.5, 1]; // [vector, keyword]
+
+export interface RankRequest {
+  filter: MemoryFilter;
+  query: string;
+  /** The query's embedding; null = keyword ranking only. */
+  vector: Float32Array | null;
+  /** The current model and its vec0 table (VectorIndex.forModel); null without a model. */
+  vectors: { model: string; table: string } | null;
+  limit: number;
+  /** Eval hook: rank by vectors alone ("semantic only"). */
+  vectorOnly: boolean;
+  /** Graph boost weight relative to the keyword list's first place; 0 = off. */
+  graphBoost: number;
+  /** Share of a question's score its reply receives; 0 = off. */
+  replyShare: number;
+}
+
+/** A ranked memory with what a search result shows: read by the ranker, so a worker answers in one message. */
+export interface SearchHit {
+  rowid: number;
+  score: number;
+  id: string;
+  memory: string;
+  /** JSON text. */
+  metadata: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export class Ranker {
+  private readonly keyword: KeywordIndex;
+  private readonly graph: GraphBoost;
+  private readonly replyContext: ReplyContext;
+  private vectors: VectorIndex | null = null;
+
+  constructor(private readonly db: Db) {
+    this.keyword = new KeywordIndex(db);
+    this.graph = new GraphBoost(db);
+    this.replyContext = new ReplyContext(db);
+  }
+
+  /** The best `limit` visible memories, best first. */
+  rank(req: RankRequest): SearchHit[] {
+    const scores = this.firstStage(req);
+    if (req.replyShare > 0) {
+      const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(req.limit)).map(([id]) => id);
+      addReplies(scores, this.replyContext.replies(req.filter, anchors), req.replyShare);
+    }
+    return this.hits(req.filter.userId, ranking(scores).slice(0, req.limit));
+  }
+
+  private hits(userId: string, ranked: Ranked<number>[]): SearchHit[] {
+    if (!ranked.length) return [];
+    const rows = this.db
+      .query<Omit<SearchHit, "score">, [string, string]>(
+        `SELECT rowid, id, memory, metadata, created_at, expires_at FROM memories WHERE user_id = ? AND rowid IN (SELECT value FROM json_each(?))`,
+      )
+      .all(userId, JSON.stringify(ranked.map((r) => r.id)));
+    const byRowid = new Map(rows.map((r) => [r.rowid, r]));
+    return ranked.flatMap((r) => {
+      const row = byRowid.get(r.id);
+      return row ? [{ ...row, score: r.score }] : [];
+    });
+  }
+
+  /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords plus the graph boost. */
+  private firstStage(req: RankRequest): Map<number, number> {
+    const { filter, query, limit } = req;
+    const vectors = this.vectorIndex(req.vectors);
+    const vec = vectors && req.vector ? vectors.rank(filter, req.vector, VECTOR_CANDIDATES(limit)).map((r) => r.rowid) : null;
+    // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
+    if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
+    const kw = this.keyword.rank(filter, query, KEYWORD_CANDIDATES(limit));
+    if (!vec) return new Map(kw.map((r) => [r.rowid, r.score]));
+    const scores = rrfScores([vec, kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
+    if (req.graphBoost > 0) addBonus(scores, this.graph.mentions(filter, query), req.graphBoost / (HYBRID_RRF_K + 1));
+    return scores;
+  }
+
+  private vectorIndex(of: RankRequest["vectors"]): VectorIndex | null {
+    if (!of) return null;
+    if (this.vectors?.table !== of.table) this.vectors = new VectorIndex(this.db, of.model, of.table);
+    return this.vectors;
+  }
+}
