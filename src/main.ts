@@ -2,7 +2,7 @@
 // shutdown. The only place that picks implementations.
 import type { Config } from "./config/config.schema";
 import { loadConfig, type ServerOptions } from "./config/load-config";
-import { openDb, type Db } from "./store/sqlite";
+import { openDb, PAGE_CACHE_MB, type Db } from "./store/sqlite";
 import { migrate } from "./store/migrate";
 import { createLogger, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
@@ -51,7 +51,7 @@ export interface Engine extends Services {
 export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
   const logger = o.logger ?? createLogger(config.logLevel);
   const clock = o.clock ?? systemClock;
-  const db = await openDb(config.storePath, { nativeCacheDir: config.cacheDir });
+  const db = await openDb(config.storePath, { nativeCacheDir: config.cacheDir, cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone });
   migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   const search = new SearchService(db, embedder, logger);
@@ -87,8 +87,10 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
  * Search workers for a store file (a worker cannot open another connection's ":memory:"). Until they
  * run, and if they cannot start (logged as an error), the server thread ranks: same code, same results.
  */
+const usesSearchWorkers = (config: Config) => config.searchWorkers > 0 && config.storePath !== ":memory:";
+
 async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {
-  if (config.searchWorkers === 0 || config.storePath === ":memory:") return null;
+  if (!usesSearchWorkers(config)) return null;
   try {
     const pool = await RankPool.open({ workerUrl: new URL("./rank-worker.ts", import.meta.url).href, size: config.searchWorkers, path: config.storePath, nativeCacheDir: config.cacheDir, logger });
     search.useWorkers(pool);

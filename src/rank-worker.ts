@@ -2,7 +2,7 @@
 // read-only connection to the store, ranking one request at a time with the same Ranker the server
 // thread uses. Messages: {open} once, then {id, req}.
 import { existsSync } from "node:fs";
-import { openDb } from "./store/sqlite";
+import { openDb, PAGE_CACHE_MB } from "./store/sqlite";
 import { AppError } from "./shared/errors";
 import { Ranker, type RankRequest } from "./search/ranker";
 
@@ -16,7 +16,7 @@ self.onmessage = async (event: MessageEvent) => {
     try {
       // The server created and migrated the store; a worker never makes one.
       if (!existsSync(msg.open.path)) throw new Error(`no store at ${msg.open.path}`);
-      const db = await openDb(msg.open.path, { nativeCacheDir: msg.open.nativeCacheDir });
+      const db = await openDb(msg.open.path, { nativeCacheDir: msg.open.nativeCacheDir, cacheMb: PAGE_CACHE_MB.shared });
       // Belt and braces: ranking never writes, and this connection never could.
       db.run("PRAGMA query_only = ON");
       ranker = new Ranker(db);

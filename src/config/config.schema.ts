@@ -65,6 +65,6 @@ export const SETTINGS: SettingDef[] = [
   { key: "extractor.model", env: "EXTRACTOR_LLM_MODEL", kind: "string", description: "Chat model for extraction (default gpt-4o-mini)" },
   { key: "orgId", env: "ENGRAM_ORG_ID", kind: "string", description: "Organization this store belongs to (default 'default')" },
   { key: "maxBodyBytes", env: "ENGRAM_MAX_BODY_BYTES", kind: "int", min: 1024, max: 1073741824, description: "Largest accepted request body; larger → 413 (default 1048576)" },
-  { key: "searchWorkers", env: "ENGRAM_SEARCH_WORKERS", flag: "search-workers", kind: "int", min: 0, max: 64, description: "Threads that rank searches beside the server thread, each with its own read connection; 0 = rank on the server thread (default 1)" },
+  { key: "searchWorkers", env: "ENGRAM_SEARCH_WORKERS", flag: "search-workers", kind: "int", min: 0, max: 64, description: "Threads that rank searches beside the server thread, each with its own read connection; 0 = rank on the server thread (default: one per core, up to 4)" },
   { key: "userId", env: "ENGRAM_USER_ID", flag: "user-id", kind: "string", description: "Default user_id for MCP tool calls that omit it" },
 ];

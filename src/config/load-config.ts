@@ -1,7 +1,7 @@
 // The only reader of the environment: merges programmatic options > flags > env > defaults,
 // validates once, and throws ConfigError naming the setting and what it accepts.
 import { isAbsolute, join, resolve } from "node:path";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { SETTINGS, type Config, type SettingDef } from "./config.schema";
 
 export class ConfigError extends Error {
@@ -138,7 +138,9 @@ function defaults(env: Env): Config {
     extractor: { model: "gpt-4o-mini" },
     orgId: "default",
     maxBodyBytes: 1048576,
-    searchWorkers: 1,
+    // One per core, up to 4: each holds its own connection and page cache (A/B at 100k on 2 cores:
+    // 0 → 650–730 searches/s, 1 → 680–770, 2 → 920–970).
+    searchWorkers: Math.min(4, availableParallelism()),
   };
 }
 

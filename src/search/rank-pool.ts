@@ -75,8 +75,9 @@ export class RankPool {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(this.options.workerUrl);
-    // The server (or the command) decides when the process ends, not an idle worker.
+    const worker = new Worker(this.options.workerUrl, { smol: true });
+    // smol: JavaScriptCore's small heap; ranking keeps little JS state. The server (or the command)
+    // decides when the process ends, not an idle worker.
     worker.unref();
     const slot: Slot = { worker, pending: new Map() };
     return new Promise((resolve, reject) => {
