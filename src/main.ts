@@ -78,6 +78,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
+      search.close();
       db.close();
     },
   };

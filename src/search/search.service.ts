@@ -10,6 +10,7 @@ import { LruCache } from "./lru-cache";
 import { commonWords, recentTexts, withoutCommon } from "./query-focus";
 import { REPLY_SHARE } from "./reply-context";
 import { Ranker, type RankRequest, type SearchHit } from "./ranker";
+import { VectorErasure } from "./vector-erasure";
 import type { RankPool } from "./rank-pool";
 
 export type SearchMode = "hybrid" | "keyword";
@@ -32,6 +33,7 @@ export interface SearchStatus {
 
 export class SearchService {
   private readonly ranker: Ranker;
+  readonly erasure: VectorErasure;
   /** Search workers (rank-pool.ts), when the server runs them: ranking happens there instead of on this thread. */
   private pool: RankPool | null = null;
   private vectors: VectorIndex | null = null;
@@ -54,6 +56,8 @@ export class SearchService {
     private readonly logger: Logger,
   ) {
     this.ranker = new Ranker(db);
+    this.erasure = new VectorErasure(db, logger, () => this.vectors?.table ?? null);
+    this.erasure.schedule(); // what a crash left queued
     this.state = embedder ? "loading" : "off";
   }
 
@@ -111,8 +115,14 @@ export class SearchService {
     this.vectors?.upsert(rows);
   }
 
+  /** Call inside the write transaction that deletes the memories (see vector-erasure.ts). */
   deleteVectors(rowids: number[]): void {
-    this.vectors?.delete(rowids);
+    this.erasure.erase(rowids);
+  }
+
+  /** Finishes queued vector erasures before the connection closes. */
+  close(): void {
+    this.erasure.finish();
   }
 
   /** Hands ranking to search workers; `close()` of the pool stays with whoever opened it. */

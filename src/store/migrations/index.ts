@@ -7,6 +7,7 @@ import m0005 from "./0005_sessions.sql" with { type: "text" };
 import m0006 from "./0006_fts_owner.sql" with { type: "text" };
 import m0007 from "./0007_count_index.sql" with { type: "text" };
 import m0008 from "./0008_fts_namespaces.sql" with { type: "text" };
+import m0009 from "./0009_vector_erasures.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import type { Db } from "../sqlite";
 
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: "fts owner", sql: m0006 },
   { version: 7, name: "count index", sql: m0007 },
   { version: 8, name: "fts namespaces", sql: m0008, run: reindexAll },
+  { version: 9, name: "vector erasures", sql: m0009 },
 ];
