@@ -1,6 +1,7 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers.
 import type { Db } from "~/store/sqlite";
+import { GroupCommit } from "~/store/group-commit";
 import { MemoryRepo, type MemoryRow } from "~/store/memory-repo";
 import type { SearchService } from "~/search/search.service";
 import { type Clock, iso } from "~/shared/clock";
@@ -28,6 +29,7 @@ export class MemoryService {
   private readonly repo: MemoryRepo;
   readonly cache: SearchCache<SearchResponse>;
   private readonly usersSeen = new Set<string>();
+  private readonly writes: GroupCommit;
 
   constructor(
     private readonly db: Db,
@@ -37,6 +39,7 @@ export class MemoryService {
     private readonly hooks: MemoryHooks = {},
   ) {
     this.repo = new MemoryRepo(db);
+    this.writes = new GroupCommit(db);
     this.cache = new SearchCache(db, () => clock.now());
   }
 
@@ -52,7 +55,7 @@ export class MemoryService {
     for (const d of drafts) this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = this.clock.now();
-    const ids = this.db.transaction(() => {
+    const ids = await this.writes.run(() => {
       const conversationRef = input.messages ? (this.hooks.conversations?.record({ userId: input.user_id, agentId, sessionId: input.session_id, messages: input.messages, now }) ?? null) : null;
       return drafts.map((d, i) => {
         const id = newId();
@@ -65,7 +68,7 @@ export class MemoryService {
         if (vectors) this.search.writeVectors([{ rowid, userId: input.user_id, agentId, sessionId: input.session_id ?? "", expiresAt: d.traits.expiresAt, vector: vectors[i] ?? null }]);
         return id;
       });
-    }).immediate();
+    });
     this.touched(input.user_id);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
     await this.hooks.graph?.linkMemories(input.user_id, ids.map((id, i) => ({ id, text: drafts[i]!.text })));
