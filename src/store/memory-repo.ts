@@ -66,10 +66,13 @@ export class MemoryRepo {
       .all(...params, q.limit);
   }
 
-  count(userId: string, now: number, agentId?: string): number {
+  /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
+  count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null } {
     const agent = agentId !== undefined ? " AND agent_id = ?" : "";
     const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
-    return this.db.query<{ n: number }, any[]>(`SELECT count(*) AS n FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`).get(...params)!.n;
+    return this.db
+      .query<{ n: number; nextExpiry: number | null }, any[]>(`SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`)
+      .get(...params)!;
   }
 
   /** Keeps the current text as a previous version, then writes the new one. */

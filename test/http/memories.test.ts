@@ -223,6 +223,21 @@ describe("GET /list_memories", () => {
     expect((await t.get("/list_memories?user_id=alice")).body.total).toBe(2);
   });
 
+  test("keeps total exact across writes, deletes, agents and expiry, cached or not", async () => {
+    const total = async (q = "") => (await t.get(`/list_memories?user_id=alice${q}`)).body.total;
+    await add({ memory: "a", agent_id: "chat" });
+    expect(await total()).toBe(1);
+    const b = (await add({ memory: "b", agent_id: "editor", metadata: { temporary: true, expiresAt: t.clock.now() + 1000 } })).body.memory_ids[0];
+    expect([await total(), await total("&agent_id=chat"), await total("&agent_id=editor")]).toEqual([2, 1, 1]);
+    t.clock.advance(1000); // b expires: no write happened, the count still drops
+    expect([await total(), await total("&agent_id=editor")]).toEqual([1, 0]);
+    await add({ memory: "c", agent_id: "editor" });
+    expect(await total()).toBe(2);
+    expect((await t.request("DELETE", `/delete_memory?memory_id=${b}&user_id=alice`)).status).toBe(404);
+    await t.post("/delete_all_memories", { user_id: "alice" });
+    expect([await total(), await total("&agent_id=editor")]).toEqual([0, 0]);
+  });
+
   test("rejects a limit outside 1–1000, a non-numeric limit and a forged cursor", async () => {
     expect((await t.get("/list_memories?user_id=alice&limit=0")).body.field).toBe("limit");
     expect((await t.get("/list_memories?user_id=alice&limit=1001")).body.field).toBe("limit");
