@@ -3,6 +3,7 @@
 import type { Config } from "./config/config.schema";
 import { loadConfig, type ServerOptions } from "./config/load-config";
 import { openDb, PAGE_CACHE_MB, type Db } from "./store/sqlite";
+import { GroupCommit } from "./store/group-commit";
 import { migrate } from "./store/migrate";
 import { createLogger, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
@@ -62,11 +63,13 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const mutable = new MutableService(db, clock, config.orgId);
   let memory: MemoryService | undefined;
   const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
-  const graph = new GraphService(await createGraphStore(config, db, clock), createExtractor(config, logger), logger);
+  // One group commit for the memory writes and the graph writes that follow them (store/group-commit.ts).
+  const writes = new GroupCommit(db);
+  const graph = new GraphService(await createGraphStore(config, db, clock, writes), createExtractor(config, logger), logger);
   memory = new MemoryService(db, search, clock, logger, {
     conversations, graph,
     facts: { extractor: new RuleFactExtractor(), minConfidence: config.factExtraction.minConfidence, auto: config.factExtraction.enabled && config.factExtraction.autoExtract }, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
-  });
+  }, writes);
   const sessions: SessionsService = new SessionsService(db, clock, governance.policies);
   let closed = false;
   return {
@@ -125,8 +128,8 @@ function createExtractor(config: Config, logger: Logger): EntityExtractor {
 }
 
 /** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
-async function createGraphStore(config: Config, db: Db, clock: Clock): Promise<GraphStore> {
-  const sqlite = new SqliteGraph(db, clock);
+async function createGraphStore(config: Config, db: Db, clock: Clock, writes: GroupCommit): Promise<GraphStore> {
+  const sqlite = new SqliteGraph(db, clock, writes);
   const g = config.graph;
   if (!g.enabled || !g.uri) return sqlite;
   // Loaded only when configured: importing neo4j-driver costs ~120 ms of start-up.

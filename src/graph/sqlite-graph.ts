@@ -2,6 +2,7 @@
 // (tables from migration 0003), every statement prepared and scoped by user_id.
 import type { Db } from "~/store/sqlite";
 import { tx } from "~/store/sqlite";
+import { GroupCommit } from "~/store/group-commit";
 import { systemClock, type Clock } from "~/shared/clock";
 import { validationError } from "~/shared/errors";
 import { mergeProps, nextEntity, parseProps } from "./graph-rules";
@@ -56,13 +57,18 @@ const DELETE_USER = [
 const toEntity = (r: EntityRow): Entity => ({ type: r.type, id: r.id, name: r.name, properties: parseProps(r.properties) });
 
 export class SqliteGraph implements GraphReplica, GraphExportSource {
+  /**
+   * `writes`: the server shares one group commit between memory writes and the graph writes that follow
+   * them, so concurrent adds' entities and mention links commit together too.
+   */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock = systemClock,
+    private readonly writes: GroupCommit = new GroupCommit(db),
   ) {}
 
   async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
-    return tx(this.db, () =>
+    return this.writes.run(() =>
       entities.map((input) => {
         const row = this.row(userId, input);
         const existing = row ? toEntity(row) : undefined;
@@ -78,7 +84,7 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
   }
 
   async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
-    return tx(this.db, () => {
+    return this.writes.run(() => {
       const ends = this.resolveEnds(userId, rels);
       return rels.map((r, i) => {
         const key = { from: ends[i]![0], type: r.type, to: ends[i]![1], user: userId };
@@ -119,7 +125,7 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
   }
 
   async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
-    tx(this.db, () => {
+    await this.writes.run(() => {
       const nodes = entities.map((ref, i) => this.nodeOf(userId, ref, `entities[${i}]`));
       for (const node of nodes) this.db.query<never, Params>(SQL.link).run({ user: userId, memory: memoryId, node });
     });

@@ -30,7 +30,6 @@ export class MemoryService {
   readonly cache: SearchCache<SearchResponse>;
   private readonly totals: SearchCache<number>;
   private readonly usersSeen = new Set<string>();
-  private readonly writes: GroupCommit;
 
   constructor(
     private readonly db: Db,
@@ -38,9 +37,10 @@ export class MemoryService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly hooks: MemoryHooks = {},
+    /** Shared with the graph's writes by the composition root (store/group-commit.ts). */
+    private readonly writes: GroupCommit = new GroupCommit(db),
   ) {
     this.repo = new MemoryRepo(db);
-    this.writes = new GroupCommit(db);
     this.cache = new SearchCache(db, () => clock.now());
     this.totals = new SearchCache(db, () => clock.now());
   }
