@@ -58,9 +58,10 @@ export class PolicyService implements WriteGate {
     const { organizationId, memorySpaceId } = scope;
     if (memorySpaceId !== undefined) {
       const org = organizationId ?? this.orgOf(memorySpaceId);
-      return { ...(organizationId !== undefined ? { organizationId } : {}), memorySpaceId, ...this.forSpace(memorySpaceId, org).policy };
+      // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
+      return { ...(organizationId !== undefined ? { organizationId } : {}), memorySpaceId, ...structuredClone(this.forSpace(memorySpaceId, org).policy) };
     }
-    if (organizationId !== undefined) return { organizationId, ...this.forOrg(organizationId).policy };
+    if (organizationId !== undefined) return { organizationId, ...structuredClone(this.forOrg(organizationId).policy) };
     return effectivePolicy();
   }
 

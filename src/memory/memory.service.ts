@@ -111,10 +111,11 @@ export class MemoryService {
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = { userId: input.user_id, agentId: input.agent_id, sessionId: input.session_id ?? "", now: this.clock.now(), metadata: input.metadata };
+    const before = this.cache.snapshot(input.user_id);
     const hits = await this.search.rank(filter, input.query, limit);
     const results = hits.map((h) => ({ id: h.id, memory: h.memory, score: h.score, metadata: JSON.parse(h.metadata), created_at: iso(h.created_at) }));
     const response = { results };
-    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)));
+    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)), before);
     return response;
   }
 

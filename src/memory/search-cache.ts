@@ -8,6 +8,13 @@ export const SEARCH_CACHE_TTL_MS = 60_000;
 /** Entries across all users: bounds memory whatever the number of users (≈ a few KB each). */
 const MAX_ENTRIES = 5_000;
 
+export interface Snapshot {
+  /** Bumped by clear(), which forgets the per-user generations. */
+  epoch: number;
+  generation: number;
+  dataVersion: number;
+}
+
 interface Entry<V> {
   until: number;
   generation: number;
@@ -17,6 +24,7 @@ interface Entry<V> {
 export class SearchCache<V> {
   private readonly entries = new LruCache<string, Entry<V>>(MAX_ENTRIES);
   private readonly generations = new Map<string, number>();
+  private epoch = 0;
   private dataVersion: number;
   hits = 0;
   misses = 0;
@@ -39,10 +47,24 @@ export class SearchCache<V> {
     return undefined;
   }
 
-  /** `expiresAt`: the earliest expiry among the cached results — an entry never outlives them. */
-  set(userId: string, key: string, value: V, expiresAt = Infinity): void {
+  /**
+   * Taken before computing a value that `set` will store: a value read on another connection (a search
+   * worker) can be answered after a write that it did not see, and must then not be cached.
+   */
+  snapshot(userId: string): Snapshot {
+    return { epoch: this.epoch, generation: this.generations.get(userId) ?? 0, dataVersion: this.readDataVersion() };
+  }
+
+  /**
+   * `expiresAt`: the earliest expiry among the cached results — an entry never outlives them. `since`:
+   * the snapshot taken before the value was computed; nothing is stored if the user or another process
+   * wrote since.
+   */
+  set(userId: string, key: string, value: V, expiresAt = Infinity, since?: Snapshot): void {
+    const generation = this.generations.get(userId) ?? 0;
+    if (since && (since.epoch !== this.epoch || since.generation !== generation || since.dataVersion !== this.readDataVersion())) return;
     const until = Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt);
-    this.entries.set(`${userId}\u0000${key}`, { until, generation: this.generations.get(userId) ?? 0, value });
+    this.entries.set(`${userId}\u0000${key}`, { until, generation, value });
   }
 
   invalidate(userId: string): void {
@@ -54,6 +76,7 @@ export class SearchCache<V> {
   clear(): void {
     this.entries.clear();
     this.generations.clear();
+    this.epoch++;
   }
 
   get hitRate(): number {

@@ -50,6 +50,7 @@ export class RankPool {
     return pool;
   }
 
+  /** Workers running now (0 after close, or while every one is being replaced). */
   get size(): number {
     return this.slots.length;
   }
@@ -84,8 +85,9 @@ export class RankPool {
       worker.onmessage = (event: MessageEvent<Reply>) => {
         const msg = event.data;
         if ("opened" in msg) {
+          if (!msg.opened || this.closed) worker.terminate();
           if (!msg.opened) return reject(new Error(`search worker could not open the store: ${msg.error}`));
-          this.slots.push(slot);
+          if (!this.closed) this.slots.push(slot);
           return resolve();
         }
         const p = slot.pending.get(msg.id);
@@ -94,16 +96,20 @@ export class RankPool {
         if ("hits" in msg) p.resolve(msg.hits);
         else p.reject(msg.error.code ? new AppError(msg.error.code, msg.error.message, msg.error.field) : new Error(msg.error.message));
       };
-      // A worker that dies fails its requests (503, not a hang) and is replaced.
-      worker.onerror = (event: ErrorEvent) => {
-        reject(new Error(`search worker failed to start: ${event.message}`));
-        if (this.closed || !this.slots.includes(slot)) return;
-        this.options.logger.error("search worker died; starting another", { error: event.message });
-        this.slots.splice(this.slots.indexOf(slot), 1);
+      // A worker that dies or exits fails its requests (503, not a hang) and is replaced; meanwhile,
+      // and if no worker is left, SearchService ranks on the server thread.
+      const lost = (reason: string) => {
+        reject(new Error(`search worker failed to start: ${reason}`));
+        const at = this.slots.indexOf(slot);
+        if (this.closed || at < 0) return;
+        this.options.logger.error("search worker stopped; starting another", { error: reason });
+        this.slots.splice(at, 1);
         this.fail(slot, new AppError("UNAVAILABLE", "a search worker stopped; retry"));
         worker.terminate();
         this.spawn().catch((e: Error) => this.options.logger.error("could not replace a search worker", { error: e.message }));
       };
+      worker.onerror = (event: ErrorEvent) => lost(event.message);
+      worker.addEventListener("close", () => lost("the worker exited"));
       worker.postMessage({ open: { path: this.options.path, nativeCacheDir: this.options.nativeCacheDir } });
     });
   }

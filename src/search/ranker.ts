@@ -71,8 +71,15 @@ export class Ranker {
     this.replyContext = new ReplyContext(db);
   }
 
-  /** The best `limit` visible memories, best first. */
+  /**
+   * The best `limit` visible memories, best first. One read transaction: on a worker's connection the
+   * server thread commits meanwhile, and every statement of one ranking must see the same snapshot.
+   */
   rank(req: RankRequest): SearchHit[] {
+    return this.db.transaction(() => this.rankInSnapshot(req)).deferred();
+  }
+
+  private rankInSnapshot(req: RankRequest): SearchHit[] {
     const scores = this.firstStage(req);
     if (req.replyShare > 0) {
       const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(req.limit)).map(([id]) => id);

@@ -57,7 +57,6 @@ export class SearchService {
   ) {
     this.ranker = new Ranker(db);
     this.erasure = new VectorErasure(db, logger, () => this.vectors?.table ?? null);
-    this.erasure.schedule(); // what a crash left queued
     this.state = embedder ? "loading" : "off";
   }
 
@@ -69,7 +68,8 @@ export class SearchService {
    * skipping vectors, and /health says `loading`.
    */
   start(): Promise<void> {
-    return (this.starting ??= this.load());
+    // The vector erasure queue needs to know the current model's table (vector-erasure.ts).
+    return (this.starting ??= this.load().then(() => this.erasure.start()));
   }
 
   private async load(): Promise<void> {
@@ -140,7 +140,8 @@ export class SearchService {
     };
     // The graph boost's name index follows entity changes through temporary triggers, which only see
     // this connection's writes: it ranks here.
-    return this.pool && req.graphBoost === 0 ? this.pool.rank(req) : this.ranker.rank(req);
+    // Without a running worker (none configured, all being replaced) it ranks here too: same code.
+    return this.pool?.size && req.graphBoost === 0 ? this.pool.rank(req) : this.ranker.rank(req);
   }
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */

@@ -15,6 +15,8 @@ const BATCH = 500;
 export class VectorErasure {
   private draining = false;
   private closed = false;
+  /** Set once the current model is known: before that a reused rowid's vector cannot be told apart. */
+  private started = false;
   private idle: (() => void)[] = [];
 
   constructor(
@@ -32,9 +34,15 @@ export class VectorErasure {
     this.schedule();
   }
 
-  /** Erases what is queued (at start-up: what a crash left), in the background. */
+  /** Called once the current model is known (or known to be none): erases what a crash left queued. */
+  start(): void {
+    this.started = true;
+    this.schedule();
+  }
+
+  /** Erases what is queued, in the background (from start() on). */
   schedule(): void {
-    if (this.draining) return;
+    if (!this.started || this.draining) return;
     this.draining = true;
     setTimeout(() => void this.drain(), 0);
   }
@@ -48,10 +56,11 @@ export class VectorErasure {
     return this.draining ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
   }
 
-  /** Erases everything still queued, now, and stops the background drain (shutdown). */
+  /** Erases everything still queued, now, and stops the background drain (shutdown). Before start() the queue stays for the next start. */
   finish(): void {
     this.closed = true;
-    while (this.eraseQueued() > 0);
+    if (this.started) while (this.eraseQueued() > 0);
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private async drain(): Promise<void> {

@@ -27,28 +27,38 @@ export class GroupCommit {
 
   private flush(): void {
     const jobs = this.queue.splice(0);
-    const outcomes: Outcome[] = [];
     try {
-      this.db
-        .transaction(() => {
-          for (const job of jobs) {
-            try {
-              // A nested transaction() is a savepoint in bun:sqlite.
-              outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          }
-        })
-        .immediate();
+      this.db.run("BEGIN IMMEDIATE");
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
+    }
+    const outcomes: Outcome[] = [];
+    for (const job of jobs) {
+      try {
+        // A nested transaction() is a savepoint in bun:sqlite.
+        outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
+      } catch (error) {
+        // Some errors (disk full, I/O, a trigger's RAISE(ROLLBACK)) end the whole transaction: the jobs
+        // before were rolled back with it, and a later "savepoint" would commit on its own. All fail.
+        if (!this.db.inTransaction) return this.failAll(jobs, error);
+        outcomes.push({ ok: false, error });
+      }
+    }
+    try {
+      this.db.run("COMMIT");
+    } catch (error) {
+      if (this.db.inTransaction) this.db.run("ROLLBACK");
+      return this.failAll(jobs, error);
     }
     jobs.forEach((job, i) => {
       const o = outcomes[i]!;
       if (o.ok) job.resolve(o.value);
       else job.reject(o.error);
     });
+  }
+
+  private failAll(jobs: Job[], error: unknown): void {
+    for (const job of jobs) job.reject(error);
   }
 }

@@ -69,6 +69,17 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
       expect(await g.getPolicy({ organizationId: "nobody" })).toEqual({ organizationId: "nobody", ...(await g.getTemplate("GDPR")) });
     });
 
+    test("getPolicy answers a copy the caller may change without changing the next answer", async () => {
+      await g.setPolicy(await policy("acme", "SOC2"));
+      for (const scope of [{ organizationId: "acme" }, { memorySpaceId: "bot", organizationId: "acme" }]) {
+        const first = await g.getPolicy(scope);
+        first.compliance.mode = "HIPAA";
+        first.conversations.retention.deleteAfter = "1d";
+        const again = await g.getPolicy(scope);
+        expect([again.compliance.mode, again.conversations.retention.deleteAfter]).toEqual(["SOC2", (await g.getTemplate("SOC2")).conversations.retention.deleteAfter]);
+      }
+    });
+
     test("precedence is global defaults, then the mode's template, then the org policy, then the space override", async () => {
       const gdpr = await g.getTemplate("GDPR");
       const { archiveAfter: _a, ...retention } = gdpr.conversations.retention;

@@ -69,6 +69,32 @@ describe("search workers", () => {
     expect((await search(pooled, { user_id: "carol", query: "locker code" })).body.results).toEqual([]);
   });
 
+  test("never leave a result cached that misses a write answered meanwhile", async () => {
+    for (let i = 0; i < 20; i++) {
+      const memory = `dana's reminder number ${i} about the garden hose`;
+      const [, added] = await Promise.all([
+        search(pooled, { user_id: "dana", query: "garden hose reminder", limit: 50 }),
+        pooled.post("/add_memories", { user_id: "dana", memory }),
+      ]);
+      expect(added.status).toBe(200);
+      const after = await search(pooled, { user_id: "dana", query: "garden hose reminder", limit: 50 });
+      expect(after.body.results.map((r: any) => r.memory)).toContain(memory);
+    }
+  });
+
+  test("are replaced when one stops, and searches go on meanwhile", async () => {
+    const pool = (pooled.services.search as any).pool as RankPool;
+    const slots = (pool as any).slots as { worker: Worker }[];
+    const [first] = slots;
+    first!.worker.terminate();
+    const during = await search(pooled, { user_id: "alice", query: "my puppy", limit: 1 });
+    expect(during.body.results.map((r: any) => r.memory)).toEqual([MEMORIES[0]]);
+    for (let i = 0; i < 200 && !(pool.size === 2 && !slots.includes(first!)); i++) await Bun.sleep(10);
+    expect(pool.size).toBe(2);
+    expect(slots).not.toContain(first);
+    expect((await search(pooled, { user_id: "alice", query: "my puppy", limit: 1 })).body.results.map((r: any) => r.memory)).toEqual([MEMORIES[0]]);
+  });
+
   test("never return another user's memories", async () => {
     // Vector KNN always finds bob's nearest memories: his own, and only his.
     const res = await search(pooled, { user_id: "bob", query: "golden retriever puppy dinner Lisbon" });
@@ -91,12 +117,12 @@ describe("search workers", () => {
     expect((await pool.rank(req)).map((h) => h.memory)).toEqual([MEMORIES[2]!, MEMORIES[3]!]);
     const waiting = pool.rank(req);
     await pool.close();
-    expect(waiting).rejects.toMatchObject({ code: "UNAVAILABLE", message: "the server is shutting down" });
-    expect(pool.rank(req)).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await expect(waiting).rejects.toMatchObject({ code: "UNAVAILABLE", message: "the server is shutting down" });
+    await expect(pool.rank(req)).rejects.toMatchObject({ code: "UNAVAILABLE" });
   });
 
   test("that cannot open the store make opening the pool fail with the reason", async () => {
     const open = RankPool.open({ workerUrl: WORKER, size: 1, path: join(dir, "missing", "no.db"), nativeCacheDir: join(dir, "cache"), logger: silentLogger() });
-    expect(open).rejects.toThrow(`search worker could not open the store: no store at ${join(dir, "missing", "no.db")}`);
+    await expect(open).rejects.toThrow(`search worker could not open the store: no store at ${join(dir, "missing", "no.db")}`);
   });
 });

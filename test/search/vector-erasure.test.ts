@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { buildTestApp, type TestApp } from "../support/app";
 import { LetterEmbedder } from "../support/embedders";
 import { openDb, type Db } from "~/store/sqlite";
-import { INLINE_ERASE } from "~/search/vector-erasure";
+import { INLINE_ERASE, VectorErasure } from "~/search/vector-erasure";
+import { silentLogger } from "~/shared/logger";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -69,6 +70,28 @@ describe("vector erasure", () => {
     await t.services.search.erasure.settled();
     expect(vectorRowids(t.services.db, table!)).toEqual([]);
     expect(t.services.search.erasure.pending).toBe(0);
+  });
+
+  test("waits for the current model before erasing what is queued", async () => {
+    const path = storeFile();
+    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 }, embedder: new LetterEmbedder() });
+    await addMany(t, "alice", 3);
+    const [table] = vecTables(t.services.db);
+    const rowids = rowidsOf(t.services.db, "alice");
+    await t.close();
+    t = undefined;
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run("DELETE FROM memories WHERE user_id = 'alice'");
+    db.query("INSERT INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)").run(JSON.stringify(rowids));
+    // As at a start whose model is still loading: a bulk delete may schedule, nothing is erased yet.
+    const erasure = new VectorErasure(db, silentLogger(), () => table!);
+    erasure.schedule();
+    await Bun.sleep(20);
+    expect(vectorRowids(db, table!)).toEqual(rowids);
+    erasure.start();
+    await erasure.settled();
+    expect(vectorRowids(db, table!)).toEqual([]);
+    db.close();
   });
 
   test("a memory's vectors under an earlier model are erased too", async () => {

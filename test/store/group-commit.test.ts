@@ -60,7 +60,18 @@ describe("group commit", () => {
     expect(seen).toEqual(["z"]);
   });
 
-  test("writes from later turns form later transactions", async () => {
+  test("an error that ends the whole transaction fails every write of the group, and none is half-committed", async () => {
+    db.run("CREATE TRIGGER t_abort BEFORE INSERT ON t WHEN NEW.x = 'abort' BEGIN SELECT RAISE(ROLLBACK, 'aborted by trigger'); END");
+    const writes = new GroupCommit(db);
+    const settled = await Promise.allSettled([writes.run(insert("a")), writes.run(insert("abort")), writes.run(insert("c"))]);
+    expect(settled.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(settled.map((r) => r.status === "rejected" && String(r.reason))).toEqual(Array(3).fill("SQLiteError: aborted by trigger"));
+    expect(rows()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    expect(await writes.run(insert("after"))).toEqual({ x: "after" });
+  });
+
+  test("a write issued after an earlier one was answered finds it committed", async () => {
     const writes = new GroupCommit(db);
     await writes.run(insert("a"));
     expect(await writes.run(() => rows())).toEqual(["a"]);
