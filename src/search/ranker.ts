@@ -5,7 +5,7 @@
 import type { Db } from "~/store/sqlite";
 import { KeywordIndex } from "./keyword-index";
 import { VectorIndex } from "./vector-index";
-import type { MemoryFilter } from "./memory-filter";
+import { filterSql, type MemoryFilter } from "./memory-filter";
 import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
 import { GraphBoost } from "./graph-boost";
 import { addReplies, REPLY_ANCHORS, ReplyContext } from "./reply-context";
@@ -71,30 +71,30 @@ export class Ranker {
     this.replyContext = new ReplyContext(db);
   }
 
-  /**
-   * The best `limit` visible memories, best first. One read transaction: on a worker's connection the
-   * server thread commits meanwhile, and every statement of one ranking must see the same snapshot.
-   */
+  /** The best `limit` visible memories, best first. */
   rank(req: RankRequest): SearchHit[] {
-    return this.db.transaction(() => this.rankInSnapshot(req)).deferred();
-  }
-
-  private rankInSnapshot(req: RankRequest): SearchHit[] {
     const scores = this.firstStage(req);
     if (req.replyShare > 0) {
       const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(req.limit)).map(([id]) => id);
       addReplies(scores, this.replyContext.replies(req.filter, anchors), req.replyShare);
     }
-    return this.hits(req.filter.userId, ranking(scores).slice(0, req.limit));
+    return this.hits(req.filter, ranking(scores).slice(0, req.limit));
   }
 
-  private hits(userId: string, ranked: Ranked<number>[]): SearchHit[] {
+  /**
+   * The rows of the ranked memories, through the same visibility filter: on a worker's connection the
+   * server thread commits between statements, and a rowid freed and reused meanwhile must not show
+   * another session's, agent's or an expired memory.
+   */
+  private hits(filter: MemoryFilter, ranked: Ranked<number>[]): SearchHit[] {
     if (!ranked.length) return [];
+    const { where, params } = filterSql(filter);
     const rows = this.db
-      .query<Omit<SearchHit, "score">, [string, string]>(
-        `SELECT rowid, id, memory, metadata, created_at, expires_at FROM memories WHERE user_id = ? AND rowid IN (SELECT value FROM json_each(?))`,
+      .query<Omit<SearchHit, "score">, any[]>(
+        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at ` +
+          `FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?)) AND ${where}`,
       )
-      .all(userId, JSON.stringify(ranked.map((r) => r.id)));
+      .all(JSON.stringify(ranked.map((r) => r.id)), ...params);
     const byRowid = new Map(rows.map((r) => [r.rowid, r]));
     return ranked.flatMap((r) => {
       const row = byRowid.get(r.id);
