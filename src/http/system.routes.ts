@@ -34,6 +34,7 @@ function metricsBody(s: Services, m: RequestMetrics) {
     query_embedding_cache: { hits: s.search.queryCacheHits, misses: s.search.queryCacheMisses },
     reembed: search.reembed,
     vector_erasures_pending: s.search.erasure.pending,
+    search_workers: s.search.workers,
     memory_rss_bytes: process.memoryUsage().rss,
   };
 }
@@ -47,6 +48,7 @@ function prometheus(b: ReturnType<typeof metricsBody>): string {
     { name: "engram_search_cache_hit_rate", help: "Search cache hit fraction", type: "gauge", values: [{ value: b.cache_hit_rate }] },
     { name: "engram_semantic_search", help: "1 when semantic search is active", type: "gauge", values: [{ labels: { model: b.embedding_model ?? "none" }, value: b.search_mode === "hybrid" ? 1 : 0 }] },
     { name: "engram_reembed_pending", help: "Memories waiting to be re-embedded", type: "gauge", values: [{ value: b.reembed.pending }] },
+    { name: "engram_search_workers", help: "Search worker threads running (0 = searches rank on the server thread)", type: "gauge", values: [{ value: b.search_workers }] },
     { name: "engram_vector_erasures_pending", help: "Vectors of deleted memories still to be erased", type: "gauge", values: [{ value: b.vector_erasures_pending }] },
     { name: "engram_resident_memory_bytes", help: "Resident set size", type: "gauge", values: [{ value: b.memory_rss_bytes }] },
   ]);

@@ -125,6 +125,11 @@ export class SearchService {
     this.erasure.finish();
   }
 
+  /** Search worker threads running now. */
+  get workers(): number {
+    return this.pool?.size ?? 0;
+  }
+
   /** Hands ranking to search workers; `close()` of the pool stays with whoever opened it. */
   useWorkers(pool: RankPool | null): void {
     this.pool = pool;

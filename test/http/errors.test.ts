@@ -118,6 +118,7 @@ describe("GET /metrics", () => {
     expect(r.body.cache_hit_rate).toBe(0.5);
     expect(typeof r.body.uptime).toBe("number");
     expect(typeof r.body.avg_response_time).toBe("number");
+    expect(r.body.search_workers).toBe(0); // a :memory: store ranks on the server thread
   });
 
   test("answers Prometheus text on Accept: text/plain", async () => {

@@ -43,9 +43,10 @@ afterAll(async () => {
 });
 
 describe("search workers", () => {
-  test("the server ranks with two workers when asked to", () => {
-    expect((pooled.services.search as any).pool?.size).toBe(2);
-    expect((inThread.services.search as any).pool).toBeNull();
+  test("the server ranks with two workers when asked to, and says so in /metrics", async () => {
+    expect((await pooled.get("/metrics")).body.search_workers).toBe(2);
+    expect((await inThread.get("/metrics")).body.search_workers).toBe(0);
+    expect((await pooled.get("/metrics", { accept: "text/plain" })).body).toContain("engram_search_workers 2");
   });
 
   test("answer every query exactly as ranking on the server thread does", async () => {
