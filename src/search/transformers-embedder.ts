@@ -131,16 +131,37 @@ export class TransformersEmbedder implements Embedder {
     return out;
   }
 
-  /** Mean-pooled, not yet normalised rows: normalising ourselves turns an all-zero row into null, not NaN. */
+  /**
+   * Mean-pooled, not yet normalised rows: normalising ourselves turns an all-zero row into null, not NaN.
+   * The feature-extraction pipeline's own steps (tokenizer, model, the output it would pick), with our
+   * pooling: transformers.js's mean_pooling converts every attention-mask entry from BigInt inside its
+   * innermost loop and cost 57 of the pipeline's 103 µs per query. Same sums in the same order.
+   */
   private async run(texts: string[]): Promise<Float32Array[]> {
     const extractor = this.extractor;
     if (!extractor) throw new Error(`model ${this.modelId} is not loaded`);
-    const tensor = await extractor(texts, { pooling: "mean", normalize: false });
-    const [rows, width] = tensor.dims as [number, number];
-    const data = tensor.data as Float32Array;
+    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+    const outputs = await extractor.model(inputs);
+    const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+    const [rows, tokens, width] = hidden.dims as [number, number, number];
+    const data = hidden.data as Float32Array;
+    const mask = inputs.attention_mask.data as BigInt64Array;
     const result: Float32Array[] = [];
-    for (let r = 0; r < rows; r++) result.push(data.slice(r * width, (r + 1) * width));
-    tensor.dispose();
+    const sums = new Float64Array(width);
+    for (let r = 0; r < rows; r++) {
+      sums.fill(0);
+      let count = 0;
+      for (let t = 0; t < tokens; t++) {
+        if (mask[r * tokens + t] === 0n) continue;
+        count++;
+        const at = (r * tokens + t) * width;
+        for (let k = 0; k < width; k++) sums[k]! += data[at + k]!;
+      }
+      const row = new Float32Array(width);
+      if (count) for (let k = 0; k < width; k++) row[k] = sums[k]! / count;
+      result.push(row);
+    }
+    for (const tensor of Object.values(outputs) as { dispose?: () => void }[]) tensor.dispose?.();
     return result;
   }
 
