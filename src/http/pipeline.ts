@@ -102,9 +102,23 @@ export interface CallRecord {
   memorySpaceId?: string;
 }
 
+/**
+ * Elysia finds the path by searching for "/" from index 11 of the URL, past "https://" and a host of
+ * three letters or more: behind a proxy that sends `Host: db` or `Host: mem` every route answered 404.
+ * Such a request is re-addressed to an equivalent URL with a longer host (only the host changes; the
+ * Host header, method, headers and body stay as they came).
+ */
+export function routable(request: Request): Request {
+  const url = request.url;
+  const pathStart = url.indexOf("/", url.indexOf("://") + 3);
+  if (pathStart < 0 || pathStart >= 11) return request;
+  return new Request(`http://localhost${url.slice(pathStart)}`, request);
+}
+
 /** Wraps app.handle with timing, metrics, the debug request log and the audit hook (deterministic, unlike onAfterResponse). */
 export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<PipelineOptions, "logger" | "metrics"> & { audit?: (call: CallRecord) => void }) {
-  return async (request: Request): Promise<Response> => {
+  return async (incoming: Request): Promise<Response> => {
+    const request = routable(incoming);
     const t0 = performance.now();
     const res = await handle(request);
     const ms = performance.now() - t0;

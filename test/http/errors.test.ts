@@ -105,6 +105,20 @@ describe("GET /health", () => {
   });
 });
 
+describe("short Host names", () => {
+  test("reach every route, as a proxy addressing the server as db or mem sends them", async () => {
+    t = await buildTestApp();
+    for (const host of ["x", "db", "mem", "engram"]) {
+      const add = await t.raw(new Request(`http://${host}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: host, memory: `stored via ${host}` }) }));
+      expect(add.status).toBe(200);
+      const list = await (await t.raw(new Request(`http://${host}/v1/list_memories?user_id=${host}`))).json();
+      expect(list.results.map((r: any) => r.memory)).toEqual([`stored via ${host}`]);
+      const missing = await t.raw(new Request(`http://${host}/nope`));
+      expect([missing.status, (await missing.json()).code]).toEqual([404, "NOT_FOUND"]);
+    }
+  });
+});
+
 describe("GET /metrics", () => {
   test("reports the seed's fields as JSON", async () => {
     t = await buildTestApp();
