@@ -111,10 +111,10 @@ describe("short Host names", () => {
     for (const host of ["x", "db", "mem", "engram"]) {
       const add = await t.raw(new Request(`http://${host}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: host, memory: `stored via ${host}` }) }));
       expect(add.status).toBe(200);
-      const list = await (await t.raw(new Request(`http://${host}/v1/list_memories?user_id=${host}`))).json();
+      const list = (await (await t.raw(new Request(`http://${host}/v1/list_memories?user_id=${host}`))).json()) as any;
       expect(list.results.map((r: any) => r.memory)).toEqual([`stored via ${host}`]);
       const missing = await t.raw(new Request(`http://${host}/nope`));
-      expect([missing.status, (await missing.json()).code]).toEqual([404, "NOT_FOUND"]);
+      expect([missing.status, ((await missing.json()) as any).code]).toEqual([404, "NOT_FOUND"]);
     }
   });
 });
