@@ -6,6 +6,7 @@
 // the database: a crash between the two is finished at the next start.
 import type { Db } from "~/store/sqlite";
 import type { Logger } from "~/shared/logger";
+import { VectorIndex } from "./vector-index";
 
 /** Up to this many rows are erased inside the deleting transaction (a single delete costs ~14 µs). */
 export const INLINE_ERASE = 100;
@@ -89,19 +90,11 @@ export class VectorErasure {
   private eraseRows(rowids: number[]): void {
     const current = this.currentTable();
     const live = this.db.query<{ n: number }, [number]>("SELECT 1 AS n FROM memories WHERE rowid = ?");
-    for (const table of this.vectorTables()) {
+    for (const table of VectorIndex.tables(this.db)) {
       const del = this.db.query(`DELETE FROM ${table} WHERE rowid = ?`);
       // A rowid freed by the delete may already be a new memory's (SQLite reuses the largest rowid):
       // its vector in the current table is the new memory's own.
       for (const rowid of rowids) if (table !== current || !live.get(rowid)) del.run(rowid);
     }
-  }
-
-  private vectorTables(): string[] {
-    return this.db
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'")
-      .all()
-      .map((r) => r.name)
-      .filter((name) => /^vec_[0-9a-f]{12}_\d+$/.test(name));
   }
 }

@@ -19,7 +19,19 @@ export interface VectorRow {
   vector: Float32Array | null;
 }
 
+/** The names forModel gives: a hash of the model id and the dimension, never text from the id. */
+const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+$/;
+
 export class VectorIndex {
+  /** Every model's vec0 table in the store (an earlier model's stays after a model change). */
+  static tables(db: Db): string[] {
+    return db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'")
+      .all()
+      .map((r) => r.name)
+      .filter((name) => TABLE_NAME.test(name));
+  }
+
   /**
    * The vec0 table of a model (created when missing). The name comes from a hash, never from text:
    * the model id is not trusted SQL.
@@ -42,7 +54,7 @@ export class VectorIndex {
     readonly modelId: string,
     readonly table: string,
   ) {
-    if (!/^vec_[0-9a-f]{12}_\d+$/.test(table)) throw new Error(`not a vector table name: ${table}`);
+    if (!TABLE_NAME.test(table)) throw new Error(`not a vector table name: ${table}`);
   }
 
   /** Must run inside the caller's write transaction. */
