@@ -87,12 +87,10 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   };
 }
 
-/**
- * Search workers for a store file (a worker cannot open another connection's ":memory:"). Until they
- * run, and if they cannot start (logged as an error), the server thread ranks: same code, same results.
- */
+/** Search workers need a store file: a worker cannot open another connection's ":memory:". */
 const usesSearchWorkers = (config: Config) => config.searchWorkers > 0 && config.storePath !== ":memory:";
 
+/** Until the workers run, and if they cannot start (logged as an error), the server thread ranks: same code, same results. */
 async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {
   if (!usesSearchWorkers(config)) return null;
   try {
