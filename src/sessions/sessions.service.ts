@@ -72,9 +72,7 @@ export class SessionsService {
   touch(id: string, input: SessionUserInput) {
     const now = this.clock.now();
     return this.db.transaction(() => {
-      const row = this.mustGet(input.user_id, id);
-      const rules = this.rules(row.memory_space_id);
-      const phase = phaseAt(row, rules, now);
+      const { row, rules, phase } = this.current(input.user_id, id, now);
       if (!isLive(phase)) throw conflict(`session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`);
       const next = { ...row, state: "active", last_activity_at: now, expires_at: expiryAfterActivity(row, rules, now) };
       this.repo.touch(input.user_id, id, now, next.expires_at);
@@ -86,9 +84,7 @@ export class SessionsService {
   end(id: string, input: SessionUserInput) {
     const now = this.clock.now();
     return this.db.transaction(() => {
-      const row = this.mustGet(input.user_id, id);
-      const rules = this.rules(row.memory_space_id);
-      const phase = phaseAt(row, rules, now);
+      const { row, rules, phase } = this.current(input.user_id, id, now);
       const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
       if (next.state !== row.state) this.repo.setState(input.user_id, id, next);
       return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
@@ -151,6 +147,13 @@ export class SessionsService {
 
   private rules(spaceId: string): SessionRules {
     return sessionRules(this.policies.forSpace(spaceId).policy);
+  }
+
+  /** The user's session with the rules of its space and the phase they put it in now (404 when missing). */
+  private current(userId: string, id: string, now: number) {
+    const row = this.mustGet(userId, id);
+    const rules = this.rules(row.memory_space_id);
+    return { row, rules, phase: phaseAt(row, rules, now) };
   }
 
   private mustGet(userId: string, id: string): SessionRow {
