@@ -1,0 +1,47 @@
+// A search must cost what its candidates cost, not what the user owns: no statement of a search may
+// walk all of a user's memories (reading them newest first until a LIMIT is fine: that stops early). The statements are captured from real requests and
+// their plans read with EXPLAIN QUERY PLAN, so a rewrite that loses an index shows up here.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../support/app";
+import { builtinEmbedder } from "../support/embedders";
+
+let t: TestApp;
+const statements = new Set<string>();
+
+beforeAll(async () => {
+  t = await buildTestApp({ embedder: builtinEmbedder() });
+  const messages = ["Where did we have dinner on my birthday?", "At the little Thai place by the river", "I adopted a puppy named Biscuit", "My sister teaches chemistry in Lisbon"];
+  await t.post("/add_memories", { user_id: "u", agent_id: "chat", messages: messages.map((content) => ({ role: "user", content })) });
+  const db = t.services.db;
+  const query = db.query.bind(db);
+  db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
+});
+afterAll(() => t.close());
+
+/** Plan lines of a statement that visit every memory of the user (or every memory). */
+function walks(sql: string): string[] {
+  if (/ORDER BY created_at DESC[^)]*LIMIT \?$/.test(sql.trim())) return [];
+  const plan = t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
+  return plan.map((p) => p.detail).filter((d) => /^SCAN (memories|m|a|n)\b/.test(d) || /INDEX memories_by_user \(user_id=\?\)$/.test(d));
+}
+
+describe("query plans on the read path", () => {
+  test("a hybrid search with reply context looks its rows up by rowid", async () => {
+    statements.clear();
+    const res = await t.post("/search_memory", { user_id: "u", query: "birthday dinner", limit: 5 });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: any) => r.memory)).toContain("At the little Thai place by the river");
+    const read = [...statements].filter((s) => /\bmemories\b/.test(s));
+    expect(read.length).toBeGreaterThanOrEqual(3); // keyword, reply context, result rows
+    expect(read.map((s) => [s.replace(/\s+/g, " ").slice(0, 60), walks(s)]).filter(([, w]) => w.length)).toEqual([]);
+  });
+
+  test("a search filtered by agent looks its rows up by rowid", async () => {
+    statements.clear();
+    const res = await t.post("/search_memory", { user_id: "u", agent_id: "chat", query: "puppy", limit: 2 });
+    expect(res.body.results[0].memory).toBe("I adopted a puppy named Biscuit");
+    const read = [...statements].filter((s) => /\bmemories\b/.test(s));
+    expect(read.length).toBeGreaterThanOrEqual(3);
+    expect(read.map((s) => [s.replace(/\s+/g, " ").slice(0, 60), walks(s)]).filter(([, w]) => w.length)).toEqual([]);
+  });
+});
