@@ -1,6 +1,7 @@
 // HTTP for the governance API (SPEC §5.7). Bodies go unvalidated by Elysia into the
 // governance validators so HTTP reports exactly the codes and fields the SDK throws.
 import { router } from "./router";
+import { jsonBody, okResponse } from "./docs";
 import type { TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
@@ -10,8 +11,8 @@ const doc = (summary: string, body?: TSchema, response?: TSchema) => ({
   detail: {
     tags: ["governance"],
     summary,
-    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
-    ...(response ? { responses: { 200: { description: "OK", content: { "application/json": { schema: response } } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: jsonBody(body) } } : {}),
+    ...okResponse(response),
   },
 });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);

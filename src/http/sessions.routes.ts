@@ -1,6 +1,6 @@
 // HTTP for the sessions API (SPEC §5.8); each handler hands validated input to SessionsService.
 import { router } from "./router";
-import type { TObject } from "@sinclair/typebox";
+import type { TObject, TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { checkInput } from "~/shared/validate";
 import {
@@ -8,14 +8,16 @@ import {
   SessionUserInput, SweepInput,
 } from "~/sessions/sessions.schema";
 import { parseQuery, queryDoc } from "./query";
+import { jsonBody, okResponse } from "./docs";
 
-const doc = (summary: string, o: { description?: string; query?: TObject; body?: TObject; optionalBody?: boolean } = {}) => ({
+const doc = (summary: string, response: TSchema, o: { description?: string; query?: TObject; body?: TObject; optionalBody?: boolean } = {}) => ({
   detail: {
     tags: ["sessions"],
     summary,
     description: o.description,
     ...(o.query ? { parameters: queryDoc(o.query) } : {}),
-    ...(o.body ? { requestBody: { required: !o.optionalBody, content: { "application/json": { schema: o.body } } } } : {}),
+    ...(o.body ? { requestBody: { required: !o.optionalBody, content: jsonBody(o.body) } } : {}),
+    ...okResponse(response),
   },
 });
 const SWEEP_SCOPE = "Optional body {user_id?, agent_id?} narrows the sweep; none = every session.";
@@ -24,25 +26,24 @@ export const sessionRoutes = (s: Services) =>
   router()
     // Validated by checkInput, not Elysia: Elysia coerces an array `metadata` into an object.
     .post("/sessions", ({ body }) => s.sessions.create(checkInput(CreateSessionInput, body)), {
-      response: SessionResponse,
-      ...doc("Start a session", { body: CreateSessionInput, description: "Over limits.maxActiveSessions or limits.maxSessionsPerDevice → 409 CONFLICT." }),
+      ...doc("Start a session", SessionResponse, { body: CreateSessionInput, description: "Over limits.maxActiveSessions or limits.maxSessionsPerDevice → 409 CONFLICT." }),
     })
     .post("/sessions/expire-idle", ({ body }) => s.sessions.expireIdle(checkInput(SweepInput, body)), {
-      response: ExpireIdleResponse, ...doc("Persist idle and ended states that time has reached", { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
+      ...doc("Persist idle and ended states that time has reached", ExpireIdleResponse, { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
     })
     .post("/sessions/cleanup", ({ body }) => s.sessions.cleanup(checkInput(SweepInput, body)), {
-      response: CleanupResponse, ...doc("Archive (archiveAfter) and delete (deleteEndedAfter) ended sessions", { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
+      ...doc("Archive (archiveAfter) and delete (deleteEndedAfter) ended sessions", CleanupResponse, { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
     })
     .get("/sessions", ({ query }) => s.sessions.list(parseQuery(ListSessionsInput, query)), {
-      response: SessionListResponse, ...doc("A user's sessions, newest first", { query: ListSessionsInput }),
+      ...doc("A user's sessions, newest first", SessionListResponse, { query: ListSessionsInput }),
     })
     .get("/sessions/:id", ({ params, query }) => s.sessions.get(parseQuery(SessionRef, { ...query, id: params.id })), {
-      response: SessionResponse, ...doc("One session with its current state", { query: SessionUserInput }),
+      ...doc("One session with its current state", SessionResponse, { query: SessionUserInput }),
     })
     .post("/sessions/:id/touch", ({ params, body }) => s.sessions.touch(params.id, body), {
-      body: SessionUserInput, response: SessionResponse,
-      ...doc("Record activity", { description: "Idle → active; with autoExtend, expires_at = max(expires_at, now + maxDuration). Ended → 409." }),
+      body: SessionUserInput,
+      ...doc("Record activity", SessionResponse, { description: "Idle → active; with autoExtend, expires_at = max(expires_at, now + maxDuration). Ended → 409." }),
     })
     .post("/sessions/:id/end", ({ params, body }) => s.sessions.end(params.id, body), {
-      body: SessionUserInput, response: SessionResponse, ...doc("End a session (an ended one is returned unchanged)"),
+      body: SessionUserInput, ...doc("End a session (an ended one is returned unchanged)", SessionResponse),
     });

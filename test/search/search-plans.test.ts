@@ -25,6 +25,9 @@ function walks(sql: string): string[] {
   return plan.map((p) => p.detail).filter((d) => /^SCAN (memories|m|a|n)\b/.test(d) || /INDEX memories_by_user \(user_id=\?\)$/.test(d));
 }
 
+/** The statements (shortened) that walk, with their offending plan lines. */
+const walkers = (sqls: string[]) => sqls.map((s) => ({ sql: s.replace(/\s+/g, " ").slice(0, 60), walks: walks(s) })).filter((w) => w.walks.length);
+
 describe("query plans on the read path", () => {
   test("a hybrid search with reply context looks its rows up by rowid", async () => {
     statements.clear();
@@ -33,7 +36,7 @@ describe("query plans on the read path", () => {
     expect(res.body.results.map((r: any) => r.memory)).toContain("At the little Thai place by the river");
     const read = [...statements].filter((s) => /\bmemories\b/.test(s));
     expect(read.length).toBeGreaterThanOrEqual(3); // keyword, reply context, result rows
-    expect(read.map((s) => [s.replace(/\s+/g, " ").slice(0, 60), walks(s)]).filter(([, w]) => w.length)).toEqual([]);
+    expect(walkers(read)).toEqual([]);
   });
 
   test("a search filtered by agent looks its rows up by rowid", async () => {
@@ -42,6 +45,6 @@ describe("query plans on the read path", () => {
     expect(res.body.results[0].memory).toBe("I adopted a puppy named Biscuit");
     const read = [...statements].filter((s) => /\bmemories\b/.test(s));
     expect(read.length).toBeGreaterThanOrEqual(3);
-    expect(read.map((s) => [s.replace(/\s+/g, " ").slice(0, 60), walks(s)]).filter(([, w]) => w.length)).toEqual([]);
+    expect(walkers(read)).toEqual([]);
   });
 });
