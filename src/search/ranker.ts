@@ -8,7 +8,7 @@ import { VectorIndex } from "./vector-index";
 import { filterSql, type MemoryFilter } from "./memory-filter";
 import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
 import { GraphBoost } from "./graph-boost";
-import { addReplies, REPLY_ANCHORS, ReplyContext } from "./reply-context";
+import { addReplies, isQuestion, REPLY_ANCHORS, ReplyContext } from "./reply-context";
 
 /**
  * BM25 candidates before fusion. The fast path looks up twice as many rows for the visibility filter,
@@ -64,6 +64,15 @@ export interface SearchHit {
   expires_at: number | null;
 }
 
+type Row = Omit<SearchHit, "score">;
+
+/** The ranked memories that have a (visible) row, with it. */
+const withRows = (ranked: Ranked<number>[], rows: ReadonlyMap<number, Row>): SearchHit[] =>
+  ranked.flatMap((r) => {
+    const row = rows.get(r.id);
+    return row ? [{ ...row, score: r.score }] : [];
+  });
+
 export class Ranker {
   private readonly keyword: KeywordIndex;
   private readonly graph: GraphBoost;
@@ -76,36 +85,44 @@ export class Ranker {
     this.replyContext = new ReplyContext(db);
   }
 
-  /** The best `limit` visible memories, best first. */
+  /**
+   * The best `limit` visible memories, best first. With reply context, the rows of the top anchors are
+   * read first, in one statement: their texts say which anchors are questions, and they hold most of
+   * the answer, so a search without a question among its anchors runs no further statement.
+   */
   rank(req: RankRequest): SearchHit[] {
     const scores = this.firstStage(req);
-    if (req.replyShare > 0) {
-      const anchors = [...scores].sort((a, b) => b[1] - a[1]).slice(0, REPLY_ANCHORS(req.limit)).map(([id]) => id);
-      addReplies(scores, this.replyContext.replies(req.filter, anchors), req.replyShare);
+    if (!(req.replyShare > 0)) {
+      const top = ranking(scores).slice(0, req.limit);
+      return withRows(top, this.rows(req.filter, top.map((r) => r.id)));
     }
-    return this.hits(req.filter, ranking(scores).slice(0, req.limit));
+    const anchors = ranking(scores).slice(0, REPLY_ANCHORS(req.limit));
+    const rows = this.rows(req.filter, anchors.map((a) => a.id));
+    const questions = anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id);
+    if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
+    addReplies(scores, this.replyContext.replies(req.filter, questions), req.replyShare);
+    const top = ranking(scores).slice(0, req.limit);
+    const read = new Set(anchors.map((a) => a.id));
+    for (const [rowid, row] of this.rows(req.filter, top.map((r) => r.id).filter((id) => !read.has(id)))) rows.set(rowid, row);
+    return withRows(top, rows);
   }
 
   /**
-   * The rows of the ranked memories, through the same visibility filter: on a worker's connection the
-   * server thread commits between statements, and a rowid freed and reused meanwhile must not show
-   * another session's, agent's or an expired memory. CROSS JOIN from the id list: with `rowid IN (…)`
-   * SQLite walked all the user's memories through memories_by_user (88 → ~20 µs at 1k memories a user).
+   * Rows by rowid, through the same visibility filter: on a worker's connection the server thread
+   * commits between statements, and a rowid freed and reused meanwhile must not show another session's,
+   * agent's or an expired memory. CROSS JOIN from the id list: with `rowid IN (…)` SQLite walked all the
+   * user's memories through memories_by_user (88 → ~20 µs at 1k memories a user).
    */
-  private hits(filter: MemoryFilter, ranked: Ranked<number>[]): SearchHit[] {
-    if (!ranked.length) return [];
+  private rows(filter: MemoryFilter, rowids: number[]): Map<number, Row> {
+    if (!rowids.length) return new Map();
     const { where, params } = filterSql(filter);
     const rows = this.db
-      .query<Omit<SearchHit, "score">, any[]>(
+      .query<Row, any[]>(
         `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at ` +
           `FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
       )
-      .all(JSON.stringify(ranked.map((r) => r.id)), ...params);
-    const byRowid = new Map(rows.map((r) => [r.rowid, r]));
-    return ranked.flatMap((r) => {
-      const row = byRowid.get(r.id);
-      return row ? [{ ...row, score: r.score }] : [];
-    });
+      .all(JSON.stringify(rowids), ...params);
+    return new Map(rows.map((r) => [r.rowid, r]));
   }
 
   /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords plus the graph boost. */

@@ -104,6 +104,13 @@ describe("search with reply context (HTTP)", () => {
     expect(memories.slice(0, 2)).toEqual(["Caroline: That's awesome! What are your pets' names?", "Melanie: Luna and Oliver! They are so sweet."]);
   });
 
+  test("a reply no list ranked is read after the anchors and shown with its share of the score", async () => {
+    t = await buildTestApp();
+    await store(t, ["What are your pets' names?", "Luna and Oliver!"]);
+    const r = await t.post("/search_memory", { user_id: "u", query: "pets names" });
+    expect(r.body.results.map((x: { memory: string; score: number }) => [x.memory, x.score])).toEqual([["What are your pets' names?", 1], ["Luna and Oliver!", 0.7]]);
+  });
+
   test("off (share 0), the reply is not found at all", async () => {
     t = await buildTestApp();
     t.services.search.replyShare = 0;
