@@ -71,7 +71,7 @@ export class MemoryService {
         return id;
       });
     });
-    this.touched(input.user_id);
+    this.touched(input.user_id, ids.length);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
     await this.hooks.graph?.linkMemories(input.user_id, ids.map((id, i) => ({ id, text: drafts[i]!.text })));
     return { success: true, memory_ids: ids };
@@ -156,7 +156,7 @@ export class MemoryService {
       this.repo.update(row, { memory: text, metadata: JSON.stringify(metadata), importance: traits.importance, source_type: traits.sourceType, expires_at: traits.expiresAt }, this.clock.now());
       if (vectors) this.search.writeVectors([{ rowid: row.rowid, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id, expiresAt: traits.expiresAt, vector: vectors[0] ?? null }]);
     }).immediate();
-    this.touched(input.user_id);
+    this.touched(input.user_id, 1);
     if (input.memory !== undefined) await this.hooks.graph?.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(input);
   }
@@ -200,7 +200,7 @@ export class MemoryService {
       const retained = cascade && this.hooks.erasure ? this.hooks.erasure.eraseUser(input.user_id, { deleted, retained: kept }).retained : kept ? { vector: kept } : {};
       return { deleted, retained };
     }).immediate();
-    this.touched(input.user_id);
+    this.touched(input.user_id, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph?.deleteUser(input.user_id);
     else await this.hooks.graph?.unlinkMemories(input.user_id, removedIds);
@@ -218,7 +218,7 @@ export class MemoryService {
     for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
     for (const [user, ids] of byUser) {
       void this.hooks.graph?.unlinkMemories(user, ids);
-      this.touched(user);
+      this.touched(user, ids.length);
     }
   }
 
@@ -241,11 +241,13 @@ export class MemoryService {
     return n;
   }
 
-  private touched(userId: string): void {
+  /** After `writes` memories of the user were stored, changed or deleted ("all": every one of them). */
+  private touched(userId: string, writes: number | "all"): void {
     this.usersSeen.add(userId);
     this.cache.invalidate(userId);
     this.totals.invalidate(userId);
-    this.search.forgetUser(userId);
+    if (writes === "all") this.search.forgetUser(userId);
+    else this.search.noteWrites(userId, writes);
   }
 }
 

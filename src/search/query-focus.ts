@@ -9,6 +9,12 @@ export const FOCUS_SAMPLE = 200;
 export const FOCUS_MIN_SAMPLE = 20;
 /** A query word found in more than this share of the sample is left out of the embedded text (flat from 0.1 to 0.4 on dev). */
 export const FOCUS_MAX_SHARE = 0.25;
+/**
+ * Writes after which a user's common words are read again: a tenth of the sample they came from, so
+ * no share moves by more than 0.1 unseen. Re-reading after every write made each search that followed
+ * a write of the same user (an agent's usual turn) cost twice as much (2.7 ms instead of 1.3 ms).
+ */
+export const refreshAfter = (sampleSize: number) => Math.max(1, Math.ceil(sampleSize / 10));
 
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 

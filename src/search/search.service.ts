@@ -7,7 +7,7 @@ import type { Embedder } from "./embedder";
 import { VectorIndex, type VectorRow } from "./vector-index";
 import type { MemoryFilter } from "./memory-filter";
 import { LruCache } from "./lru-cache";
-import { commonWords, recentTexts, withoutCommon } from "./query-focus";
+import { commonWords, recentTexts, refreshAfter, withoutCommon } from "./query-focus";
 import { REPLY_SHARE } from "./reply-context";
 import { Ranker, type RankRequest, type SearchHit } from "./ranker";
 import { VectorErasure } from "./vector-erasure";
@@ -40,7 +40,8 @@ export class SearchService {
   private state: SemanticState;
   private error?: string;
   private readonly queryVectors = new LruCache<string, Float32Array | null>(2000);
-  private readonly commonByUser = new LruCache<string, Set<string>>(10_000);
+  /** Per user: the common words, the size of the sample they came from, and the writes since. */
+  private readonly commonByUser = new LruCache<string, { words: Set<string>; sample: number; writes: number }>(10_000);
   private reembed = { pending: 0, done: 0 };
   queryCacheHits = 0;
   queryCacheMisses = 0;
@@ -152,11 +153,20 @@ export class SearchService {
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */
   private focus(filter: MemoryFilter, query: string): string {
     let common = this.commonByUser.get(filter.userId);
-    if (!common) this.commonByUser.set(filter.userId, (common = commonWords(recentTexts(this.db, filter.userId))));
-    return withoutCommon(query, common);
+    if (!common || common.writes >= refreshAfter(common.sample)) {
+      const sample = recentTexts(this.db, filter.userId);
+      this.commonByUser.set(filter.userId, (common = { words: commonWords(sample), sample: sample.length, writes: 0 }));
+    }
+    return withoutCommon(query, common.words);
   }
 
-  /** A user's write changes their common words; the memory service calls this on every write. */
+  /** `count` memories of the user were written or deleted: their common words are read again after a tenth of their sample. */
+  noteWrites(userId: string, count = 1): void {
+    const common = this.commonByUser.get(userId);
+    if (common) common.writes += count;
+  }
+
+  /** All the user's memories went (delete_all): their common words are read again at the next search. */
   forgetUser(userId: string): void {
     this.commonByUser.delete(userId);
   }
