@@ -18,11 +18,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Plan lines of a statement that visit every memory of the user (or every memory). */
+const plan = (sql: string) => (t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+
+/**
+ * Plan lines of a statement that visit every memory of the user (or of the user's agent, or every
+ * memory): a scan, or an index searched on nothing narrower than user, agent and expiry.
+ */
 function walks(sql: string): string[] {
   if (/ORDER BY created_at DESC[^)]*LIMIT \?$/.test(sql.trim())) return [];
-  const plan = t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
-  return plan.map((p) => p.detail).filter((d) => /^SCAN (memories|m|a|n)\b/.test(d) || /INDEX memories_by_user \(user_id=\?\)$/.test(d));
+  return plan(sql).filter((d) => /^SCAN (memories|m|a|n)\b/.test(d) || /USING (COVERING )?INDEX \w+ \(user_id=\?( AND agent_id=\?)?( AND expires_at>\?)?\)$/.test(d));
+}
+
+/** The statement reading the rows of ranked memories, which must look each one up by rowid. */
+function rowsRead(sqls: string[]): string[] {
+  const rows = sqls.filter((s) => s.includes("CROSS JOIN memories m ON m.rowid = j.value"));
+  expect(rows).toHaveLength(1);
+  return plan(rows[0]!);
 }
 
 /** The statements (shortened) that walk, with their offending plan lines. */
@@ -35,7 +46,8 @@ describe("query plans on the read path", () => {
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: any) => r.memory)).toContain("At the little Thai place by the river");
     const read = [...statements].filter((s) => /\bmemories\b/.test(s));
-    expect(read.length).toBeGreaterThanOrEqual(3); // keyword, reply context, result rows
+    expect(read.filter((s) => s.includes("WITH pair AS"))).toHaveLength(1); // the reply context ran
+    expect(rowsRead(read)).toContain("SEARCH m USING INTEGER PRIMARY KEY (rowid=?)");
     expect(walkers(read)).toEqual([]);
   });
 
@@ -44,7 +56,7 @@ describe("query plans on the read path", () => {
     const res = await t.post("/search_memory", { user_id: "u", agent_id: "chat", query: "puppy", limit: 2 });
     expect(res.body.results[0].memory).toBe("I adopted a puppy named Biscuit");
     const read = [...statements].filter((s) => /\bmemories\b/.test(s));
-    expect(read.length).toBeGreaterThanOrEqual(3);
+    expect(rowsRead(read)).toContain("SEARCH m USING INTEGER PRIMARY KEY (rowid=?)");
     expect(walkers(read)).toEqual([]);
   });
 });
