@@ -1,13 +1,14 @@
 // Load generator, run as its own process by scripts/bench.ts so the client does not share the
 // server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
-// Usage: bun scripts/bench-load.ts spec.json   (spec: {url, kind, concurrency, durationMs, users, ids?})
+// Usage: bun scripts/bench-load.ts spec.json   (spec: {url, kind, concurrency, durationMs, users, seed, ids?})
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
-interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; ids?: [string, string][] }
+interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; seed?: number; ids?: [string, string][] }
 const spec = JSON.parse(await Bun.file(process.argv[2]!).text()) as Spec;
 const vocab = await loadVocabulary();
 if (spec.kind === "get" && !spec.ids?.length) throw new Error("a get run needs ids in its spec");
-const rnd = mulberry32(42);
+// Each run of a bench has its own seed: a second search run with the first one's queries would be served by the result cache.
+const rnd = mulberry32(spec.seed ?? 42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
 const user = () => `user-${Math.floor(rnd() * spec.users)}`;
 const H = { "content-type": "application/json" };
