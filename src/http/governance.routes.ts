@@ -1,20 +1,13 @@
 // HTTP for the governance API (SPEC §5.7). Bodies go unvalidated by Elysia into the
 // governance validators so HTTP reports exactly the codes and fields the SDK throws.
 import { router } from "./router";
-import { jsonBody, okResponse } from "./docs";
+import { routeDoc } from "./docs";
 import type { TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
 import { ComplianceReport, ComplianceReportOptions, EnforceOptions, EnforcementResult, EnforcementStats, SimulationImpact } from "~/governance/operations.schema";
 
-const doc = (summary: string, body?: TSchema, response?: TSchema) => ({
-  detail: {
-    tags: ["governance"],
-    summary,
-    ...(body ? { requestBody: { required: true, content: jsonBody(body) } } : {}),
-    ...okResponse(response),
-  },
-});
+const doc = (summary: string, body?: TSchema, response?: TSchema) => routeDoc("governance", summary, { body, response });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 export const governanceRoutes = (s: Services) =>

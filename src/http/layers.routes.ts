@@ -1,16 +1,16 @@
 // HTTP for the data layers (SPEC §5.1): conversations, immutable records, mutable keys.
 import { router } from "./router";
+import type { TObject } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { checkInput } from "~/shared/validate";
 import {
   AppendMessagesInput, ConversationRef, CreateConversationInput, GetImmutableQuery, ImmutableKey, ListConversationsInput,
   MutableKey, PutImmutableInput, PutMutableInput,
 } from "~/layers/layers.schema";
-import { parseQuery, queryDoc } from "./query";
+import { parseQuery } from "./query";
+import { routeDoc } from "./docs";
 
-const tag = (tags: string, summary: string, query?: Parameters<typeof queryDoc>[0]) => ({
-  detail: { tags: [tags], summary, ...(query ? { parameters: queryDoc(query) } : {}) },
-});
+const tag = (tag: string, summary: string, query?: TObject) => routeDoc(tag, summary, { query });
 
 export const layerRoutes = (s: Services) =>
   router()

@@ -1,18 +1,15 @@
 // The memory endpoints of SPEC §2.3; each handler hands its validated input to MemoryService.
 import { router } from "./router";
 import type { Services } from "~/services";
-import type { TObject, TSchema } from "@sinclair/typebox";
 import { checkInput } from "~/shared/validate";
-import { parseQuery, queryDoc } from "./query";
-import { okResponse } from "./docs";
+import { parseQuery } from "./query";
+import { routeDoc, type RouteDoc } from "./docs";
 import {
   AddMemoriesInput, AddResponse, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef,
   MemoryResponse, SearchMemoryInput, SearchResponse, UpdateMemoryInput,
 } from "~/memory/memory.schema";
 
-const doc = (summary: string, o: { description?: string; query?: TObject; response?: TSchema } = {}) => ({
-  detail: { tags: ["memories"], summary, description: o.description, ...(o.query ? { parameters: queryDoc(o.query) } : {}), ...okResponse(o.response) },
-});
+const doc = (summary: string, o?: RouteDoc) => routeDoc("memories", summary, o);
 
 export const memoryRoutes = (s: Services) =>
   router()

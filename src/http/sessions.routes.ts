@@ -1,25 +1,16 @@
 // HTTP for the sessions API (SPEC §5.8); each handler hands validated input to SessionsService.
 import { router } from "./router";
-import type { TObject, TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { checkInput } from "~/shared/validate";
 import {
   CleanupResponse, CreateSessionInput, ExpireIdleResponse, ListSessionsInput, SessionListResponse, SessionRef, SessionResponse,
   SessionUserInput, SweepInput,
 } from "~/sessions/sessions.schema";
-import { parseQuery, queryDoc } from "./query";
-import { jsonBody, okResponse } from "./docs";
+import { parseQuery } from "./query";
+import { routeDoc, type RouteDoc } from "./docs";
+import type { TSchema } from "@sinclair/typebox";
 
-const doc = (summary: string, response: TSchema, o: { description?: string; query?: TObject; body?: TObject; optionalBody?: boolean } = {}) => ({
-  detail: {
-    tags: ["sessions"],
-    summary,
-    description: o.description,
-    ...(o.query ? { parameters: queryDoc(o.query) } : {}),
-    ...(o.body ? { requestBody: { required: !o.optionalBody, content: jsonBody(o.body) } } : {}),
-    ...okResponse(response),
-  },
-});
+const doc = (summary: string, response: TSchema, o: RouteDoc = {}) => routeDoc("sessions", summary, { ...o, response });
 const SWEEP_SCOPE = "Optional body {user_id?, agent_id?} narrows the sweep; none = every session.";
 
 export const sessionRoutes = (s: Services) =>
