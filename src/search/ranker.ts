@@ -92,13 +92,10 @@ export class Ranker {
    */
   rank(req: RankRequest): SearchHit[] {
     const scores = this.firstStage(req);
-    if (!(req.replyShare > 0)) {
-      const top = ranking(scores).slice(0, req.limit);
-      return withRows(top, this.rows(req.filter, top.map((r) => r.id)));
-    }
-    const anchors = ranking(scores).slice(0, REPLY_ANCHORS(req.limit));
+    const withReplies = req.replyShare > 0;
+    const anchors = ranking(scores).slice(0, withReplies ? REPLY_ANCHORS(req.limit) : req.limit);
     const rows = this.rows(req.filter, anchors.map((a) => a.id));
-    const questions = anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id);
+    const questions = withReplies ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id) : [];
     if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
     addReplies(scores, this.replyContext.replies(req.filter, questions), req.replyShare);
     const top = ranking(scores).slice(0, req.limit);

@@ -161,7 +161,7 @@ export class SearchService {
   }
 
   /** `count` memories of the user were written or deleted: their common words are read again after a tenth of their sample. */
-  noteWrites(userId: string, count = 1): void {
+  noteWrites(userId: string, count: number): void {
     const common = this.commonByUser.get(userId);
     if (common) common.writes += count;
   }
