@@ -77,7 +77,7 @@ export class SearchService {
     if (!this.embedder) return;
     try {
       await this.embedder.ready();
-      this.vectors = VectorIndex.forModel(this.db, this.embedder.modelId, this.embedder.dimensions);
+      this.vectors = VectorIndex.forModel(this.db, this.embedder.modelId, this.embedder.dimensions, this.logger);
       this.state = "ready";
     } catch (e) {
       this.state = "failed";

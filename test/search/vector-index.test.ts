@@ -1,17 +1,74 @@
-// The vec0 table of a model: how sqlite-vec finds a user's vectors.
-import { describe, expect, test } from "bun:test";
-import { openDb } from "~/store/sqlite";
-import { VectorIndex } from "~/search/vector-index";
+// The vec0 table of a model: how sqlite-vec finds a user's vectors, the chunk layout, and the one-time
+// move of a store written with the earlier layout (1,024-slot chunks).
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb, type Db } from "~/store/sqlite";
+import { CHUNK_SLOTS, VectorIndex } from "~/search/vector-index";
+import { buildTestApp, type TestApp } from "../support/app";
+import { LetterEmbedder } from "../support/embedders";
 
-const open = () => openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const vectors = (db: Db, table: string) =>
+  db.query(`SELECT rowid, user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`).all();
+const rowidsOf = (db: Db, user: string) => db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid").all(user).map((r) => r.rowid);
 
 describe("vector index", () => {
   test("a user's chunks are found through an index, not by reading every user's chunks", async () => {
-    const db = await open();
+    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
     const { table } = VectorIndex.forModel(db, "m", 4);
     // The statement sqlite-vec 0.1.9 runs for a KNN inside one partition (its text is in vec0.so).
     const plan = db.query<{ detail: string }, [string]>(`EXPLAIN QUERY PLAN select chunk_id, validity, rowids from "main"."${table}_chunks" WHERE partition00 = ?`).all("u");
     expect(plan.map((p) => p.detail)).toEqual([`SEARCH main.${table}_chunks USING INDEX ${table}_chunks_by_user (partition00=?)`]);
     db.close();
+  });
+
+  test("a user's first memory takes one chunk of 256 slots", async () => {
+    t = await buildTestApp({ embedder: new LetterEmbedder() });
+    await t.post("/add_memories", { user_id: "alice", memory: "a single memory" });
+    const db = t.services.db;
+    const [table] = VectorIndex.tables(t.services.db) as [string];
+    expect(table).toMatch(/^vec_[0-9a-f]{12}_26_c256$/);
+    expect(db.query(`SELECT length(vectors) AS bytes FROM ${table}_vector_chunks00`).all()).toEqual([{ bytes: CHUNK_SLOTS * 26 * 4 }]);
+  });
+
+  test("a store of the earlier layout has its live vectors moved at start, and finds the same memories", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
+    const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    await t.post("/add_memories", { user_id: "alice", agent_id: "chat", messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({ role: "user", content })) });
+    const bob = await t.post("/add_memories", { user_id: "bob", session_id: "s1", messages: [{ role: "user", content: "bob plays the cello" }], metadata: { temporary: true, expiresAt: Date.UTC(2027, 0, 1) } });
+    expect(bob.status).toBe(200);
+    const search = async () => (await t!.post("/search_memory", { user_id: "alice", query: "blue bike", limit: 3 })).body.results.map((r: any) => r.memory);
+    const before = await search();
+    const [table] = VectorIndex.tables(t.services.db) as [string];
+    const earlier = table.replace(/_c256$/, "");
+    const [gone] = rowidsOf(t.services.db, "alice");
+    await t.close();
+    t = undefined;
+
+    // The same store as the earlier layout left it, with a crash between a delete and its erasure.
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run(`CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`);
+    db.run(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${table}`);
+    db.run(`DROP TABLE ${table}`);
+    db.run(`DELETE FROM memories WHERE rowid = ${gone}`);
+    db.run(`INSERT INTO vector_erasures (memory_rowid) VALUES (${gone})`);
+    const live = (vectors(db, earlier) as { rowid: number }[]).filter((v) => v.rowid !== gone);
+    expect(live).toHaveLength(3);
+    expect(live.find((v: any) => v.user_id === "bob")).toMatchObject({ session_id: "s1", expires_at: Date.UTC(2027, 0, 1) });
+    db.close();
+
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    await t.services.search.erasure.settled();
+    expect(VectorIndex.tables(t.services.db)).toEqual([table]);
+    expect(vectors(t.services.db, table)).toEqual(live);
+    expect(await search()).toEqual(before.filter((m: string) => m !== "I keep bees on the roof"));
   });
 });
