@@ -2,8 +2,10 @@
 // loopback port with a fresh store, loads N memories over HTTP, then drives each endpoint from a
 // separate process at fixed concurrency. Prints a markdown table and writes a JSON file.
 // Usage: bun run bench [--memories=10000] [--concurrency=16] [--latency-concurrency=4] [--duration=5] [--binary]
-//                      [--delete-all=10000] [--batch=1] [--embedding-model=none] [--out=bench-results/bench-N.json]
+//                      [--users=N/1000] [--delete-all=10000] [--batch=1] [--embedding-model=none] [--out=bench-results/bench-N.json]
 // --batch=100 loads 100 memories per request (for 1M-memory runs); ingest/s is then per memory.
+// --users spreads the memories over that many users (default one per 1,000 memories; e.g. --users=2000
+// with --memories=20000 gives each user 10, as on a server for many people).
 import { mkdtempSync, mkdirSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -22,7 +24,8 @@ const OUT = arg("out", `bench-results/bench-${N}.json`);
 const DELETE_ALL = Number(arg("delete-all", "10000"));
 /** Memories per add request while loading (1 = one memory per request; >1 sends `messages`). */
 const BATCH = Number(arg("batch", "1"));
-const USERS = Math.max(1, Math.round(N / 1000));
+const USERS = Number(arg("users", String(Math.max(1, Math.round(N / 1000)))));
+if (!Number.isInteger(USERS) || USERS < 1) throw new Error(`--users must be a positive integer, got ${arg("users", "")}`);
 const ROOT = join(import.meta.dir, "..");
 const SEED_MS: Record<string, [number, number]> = { add: [20, 50], search: [50, 150], list: [10, 30], get: [10, 30], delete_all: [50, 200] };
 
