@@ -251,7 +251,6 @@ export class MemoryService {
   }
 }
 
-
 function rowCursor([createdAt, rowid]: [number, string]): [number, number] {
   if (!/^\d{1,16}$/.test(rowid)) throw validationError("cursor", "cursor is not a next_cursor returned by this listing");
   return [createdAt, Number(rowid)];
