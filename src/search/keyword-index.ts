@@ -1,8 +1,8 @@
 // BM25 keyword ranking over the FTS5 index of memories, inside the user's visibility filter.
 import type { Db } from "~/store/sqlite";
-import { toFtsQuery } from "./fts-query";
+import { toFtsQueries } from "./fts-query";
 import { ownerPrefix } from "~/shared/fts-tokens";
-import { filterSql, type MemoryFilter } from "./memory-filter";
+import { filterSql, type MemoryFilter, type SqlParam } from "./memory-filter";
 
 export interface RankedRow {
   rowid: number;
@@ -22,13 +22,20 @@ export class KeywordIndex {
    * is returned. Fast path: FTS5 ranks all the user's matches, and only its best 2n are looked up in
    * `memories` for the filter (joining every match cost ~60 % of a search at 100k memories). When the
    * filter hides so many that fewer than n of a full window survive, the exact query runs instead.
+   * The query's MATCH expressions (fts-query.ts) are tried in turn until one finds a visible memory.
    */
   rank(filter: MemoryFilter, query: string, n: number): RankedRow[] {
     const { where, params } = filterSql(filter); // first: a bad filter is an error even when nothing matches
     const owner = this.db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(filter.userId);
     if (!owner) return [];
-    const match = toFtsQuery(query, ownerPrefix(owner.id));
-    if (!match) return [];
+    for (const match of toFtsQueries(query, ownerPrefix(owner.id))) {
+      const ranked = this.rankMatch(match, where, params, n);
+      if (ranked.length) return ranked;
+    }
+    return [];
+  }
+
+  private rankMatch(match: string, where: string, params: SqlParam[], n: number): RankedRow[] {
     const window = FAST_WINDOW(n);
     // LEFT JOIN: one row per FTS5 match in the window, `visible` null when the filter hides it.
     const best = this.db

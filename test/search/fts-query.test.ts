@@ -1,27 +1,29 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { toFtsQuery } from "~/search/fts-query";
+import { toFtsQueries } from "~/search/fts-query";
 import { buildTestApp } from "../support/app";
 
-describe("toFtsQuery", () => {
+describe("toFtsQueries", () => {
   test("quotes each term and ORs them", () => {
-    expect(toFtsQuery("Dark roast coffee")).toBe('"dark" OR "roast" OR "coffee"');
+    expect(toFtsQueries("Dark roast coffee")).toEqual(['"dark" OR "roast" OR "coffee"']);
   });
 
-  test("drops stopwords but keeps a query made only of them", () => {
-    expect(toFtsQuery("what is the plan")).toBe('"plan"');
-    expect(toFtsQuery("who is it")).toBe('"who" OR "is" OR "it"');
+  test("drops stopwords; a query made only of them is a phrase in its order first, then its words OR-ed", () => {
+    expect(toFtsQueries("what is the plan")).toEqual(['"plan"']);
+    expect(toFtsQueries("who is it")).toEqual(['"who" + "is" + "it"', '"who" OR "is" OR "it"']);
+    expect(toFtsQueries("It is, is it?", "u0000001")).toEqual(['"u0000001it" + "u0000001is" + "u0000001is" + "u0000001it"', '"u0000001it" OR "u0000001is"']);
+    expect(toFtsQueries("it it")).toEqual(['"it"']);
   });
 
   test("reduces operators, quotes and punctuation to plain terms", () => {
-    expect(toFtsQuery('a NEAR(b c) "d* AND e" OR -f ^g col:h')).toBe('"near" OR "b" OR "c" OR "d" OR "e" OR "f" OR "g" OR "col" OR "h"');
+    expect(toFtsQueries('a NEAR(b c) "d* AND e" OR -f ^g col:h')).toEqual(['"near" OR "b" OR "c" OR "d" OR "e" OR "f" OR "g" OR "col" OR "h"']);
   });
 
-  test("answers null for text without a searchable term", () => {
-    for (const q of ["", "   ", '"*"', "()", "\u0000\u0000", "-- ;"]) expect(toFtsQuery(q)).toBeNull();
+  test("answers nothing to try for text without a searchable term", () => {
+    for (const q of ["", "   ", '"*"', "()", "\u0000\u0000", "-- ;"]) expect(toFtsQueries(q)).toEqual([]);
   });
 
   test("keeps non-Latin letters and digits", () => {
-    expect(toFtsQuery("café 東京 2024")).toBe('"café" OR "東京" OR "2024"');
+    expect(toFtsQueries("café 東京 2024")).toEqual(['"café" OR "東京" OR "2024"']);
   });
 });
 

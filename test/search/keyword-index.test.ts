@@ -23,6 +23,23 @@ describe("keyword ranking", () => {
     expect(await memories({ user_id: "u", query: "apple", limit: 3, session_id: "s1" })).toHaveLength(3);
   });
 
+  test("searches a query of stopwords alone as a phrase first: the memories that say it, not every one sharing a word", async () => {
+    const said = ["Who is it at the door?", "I asked who is it, and nobody answered"];
+    const others = ["it is late", "who knows what it is", "is it raining"];
+    for (const memory of [...said, ...others]) await t.post("/add_memories", { user_id: "u", memory });
+    await t.post("/add_memories", { user_id: "v", memory: "who is it" });
+    expect((await memories({ user_id: "u", query: "Who is it?" })).sort()).toEqual([...said].sort());
+    // No memory says "it who": its words OR-ed answer, so one missing word does not empty the result.
+    expect((await memories({ user_id: "u", query: "it who" })).sort()).toEqual([...said, ...others].sort());
+  });
+
+  test("falls back to the words OR-ed when every memory holding the phrase is hidden by the filter", async () => {
+    await t.post("/add_memories", { user_id: "u", session_id: "s1", memory: "who is it" });
+    await t.post("/add_memories", { user_id: "u", memory: "it is what it is" });
+    expect(await memories({ user_id: "u", query: "who is it" })).toEqual(["it is what it is"]);
+    expect(await memories({ user_id: "u", query: "who is it", session_id: "s1" })).toEqual(["who is it"]);
+  });
+
   test("gives the same head, in BM25 order, whatever the limit", async () => {
     for (const memory of ["pear", "pear pear", "pear pear pear banana", "banana", "a pear and a plum", "plum"]) await t.post("/add_memories", { user_id: "u", memory });
     const all = await memories({ user_id: "u", query: "pear plum", limit: 10 });

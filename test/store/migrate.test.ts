@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { openDb } from "~/store/sqlite";
 import { migrate } from "~/store/migrate";
 import { MIGRATIONS } from "~/store/migrations";
-import { toFtsQuery } from "~/search/fts-query";
+import { toFtsQueries } from "~/search/fts-query";
 import { ownerPrefix } from "~/shared/fts-tokens";
 
 describe("migrations", () => {
@@ -26,7 +26,7 @@ describe("migrations", () => {
     expect(migrate(db)).toBe(MIGRATIONS.filter((m) => m.version >= 8).length);
     const match = (user: string, q: string) => {
       const id = (db.query("SELECT id FROM fts_owners WHERE user_id = ?").get(user) as { id: number }).id;
-      return db.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?").all(toFtsQuery(q, ownerPrefix(id))!).map((r: any) => r.rowid);
+      return db.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?").all(toFtsQueries(q, ownerPrefix(id))[0]!).map((r: any) => r.rowid);
     };
     expect(match("alice", "bees")).toEqual([1]);
     expect(match("bob", "bees")).toEqual([2]);
