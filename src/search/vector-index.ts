@@ -123,12 +123,22 @@ export class VectorIndex {
  * Moves every live memory's vector from a table of an earlier layout to `to` and drops it, inside the
  * caller's transaction. Vectors of deleted memories whose erasure is still queued (a crash between the
  * two) are erased first: sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed.
+ *
+ * `to` is empty unless the store went back to an Engram of the earlier layout and forward again. That
+ * version wrote only the earlier table and erased nothing from this one, so here the earlier table holds
+ * the newer vectors, and this one may hold vectors of memories deleted meanwhile: both kinds are erased
+ * from `to` before the move (else one rowid in both tables failed the move, and search lost its vectors).
  */
 function moveVectors(db: Db, from: string, to: string, logger?: Logger): void {
   const started = performance.now();
   logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
   const del = db.query(`DELETE FROM ${from} WHERE rowid = ?`);
   for (const { r } of db.query<{ r: number }, []>("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)").all()) del.run(r);
+  const replace = db.query(`DELETE FROM ${to} WHERE rowid = ?`);
+  const stale = db.query<{ r: number }, []>(
+    `SELECT rowid AS r FROM ${to} WHERE rowid NOT IN (SELECT rowid FROM memories) OR rowid IN (SELECT rowid FROM ${from})`,
+  );
+  for (const { r } of stale.all()) replace.run(r);
   db.run(
     `INSERT INTO ${to} (rowid, user_id, embedding, agent_id, session_id, expires_at) ` +
       `SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${from} WHERE rowid IN (SELECT rowid FROM memories)`,

@@ -71,4 +71,29 @@ describe("vector index", () => {
     expect(vectors(t.services.db, table)).toEqual(live);
     expect(await search()).toEqual(before.filter((m: string) => m !== "I keep bees on the roof"));
   });
+  test("a store that went back to the earlier layout and forward again keeps the newer vectors and none of a deleted memory", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
+    const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    await t.post("/add_memories", { user_id: "alice", messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({ role: "user", content })) });
+    const [table] = VectorIndex.tables(t.services.db) as [string];
+    const earlier = table.replace(/_c256$/, "");
+    const [kept, rewritten, deleted] = rowidsOf(t.services.db, "alice") as [number, number, number];
+    await t.close();
+    t = undefined;
+
+    // What an Engram of the earlier layout leaves: its own table, written alone (here: a new vector for one
+    // memory), and a memory deleted without erasing its vector from the table it does not know.
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run(`CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`);
+    db.run(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT ${rewritten}, user_id, embedding, agent_id, session_id, expires_at FROM ${table} WHERE rowid = ${kept}`);
+    db.run(`DELETE FROM memories WHERE rowid = ${deleted}`);
+    const [keptVector, newerVector] = [kept, kept].map((r) => (vectors(db, table) as any[]).find((v) => v.rowid === r).embedding);
+    db.close();
+
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    expect(t.services.search.status().semantic).toBe("ready");
+    expect(VectorIndex.tables(t.services.db)).toEqual([table]);
+    expect((vectors(t.services.db, table) as any[]).map((v) => [v.rowid, v.embedding])).toEqual([[kept, keptVector], [rewritten, newerVector]]);
+  });
 });
