@@ -64,7 +64,7 @@ export class VectorIndex {
       // no index of its own: every KNN read one row (a page) of every user's chunks. At 1k users of 1k
       // memories the scan was ~20 % of a KNN, and it grows with the number of users, not with the user's data.
       db.run(`CREATE INDEX IF NOT EXISTS ${table}_chunks_by_user ON ${table}_chunks (partition00)`);
-      if (VectorIndex.tables(db).includes(earlier)) moveVectors(db, earlier, table, logger);
+      if (VectorIndex.tables(db).includes(earlier)) moveVectors(db, modelId, earlier, table, logger);
     });
     return new VectorIndex(db, modelId, table);
   }
@@ -124,21 +124,24 @@ export class VectorIndex {
  * caller's transaction. Vectors of deleted memories whose erasure is still queued (a crash between the
  * two) are erased first: sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed.
  *
- * `to` is empty unless the store went back to an Engram of the earlier layout and forward again. That
- * version wrote only the earlier table and erased nothing from this one, so here the earlier table holds
- * the newer vectors, and this one may hold vectors of memories deleted meanwhile: both kinds are erased
- * from `to` before the move (else one rowid in both tables failed the move, and search lost its vectors).
+ * `to` holds rows only if the store went back to an Engram of the earlier layout and forward again. That
+ * version wrote only the earlier table and erased nothing from this one: a row here may belong to a memory
+ * deleted, rewritten or whose rowid was reused meanwhile. So every row here is erased, the memories whose
+ * vector is not in the earlier table lose their mark, and the re-embedding at start writes them again
+ * (else one rowid in both tables failed the move, and search lost its vectors).
  */
-function moveVectors(db: Db, from: string, to: string, logger?: Logger): void {
+function moveVectors(db: Db, model: string, from: string, to: string, logger?: Logger): void {
   const started = performance.now();
   logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
   const del = db.query(`DELETE FROM ${from} WHERE rowid = ?`);
   for (const { r } of db.query<{ r: number }, []>("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)").all()) del.run(r);
-  const replace = db.query(`DELETE FROM ${to} WHERE rowid = ?`);
-  const stale = db.query<{ r: number }, []>(
-    `SELECT rowid AS r FROM ${to} WHERE rowid NOT IN (SELECT rowid FROM memories) OR rowid IN (SELECT rowid FROM ${from})`,
-  );
-  for (const { r } of stale.all()) replace.run(r);
+  const untrusted = db.query<{ r: number }, []>(`SELECT rowid AS r FROM ${to}`).all();
+  if (untrusted.length) {
+    const erase = db.query(`DELETE FROM ${to} WHERE rowid = ?`);
+    for (const { r } of untrusted) erase.run(r);
+    db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(model);
+    logger?.info("erased vectors left from before a downgrade; they are embedded again", { vectors: untrusted.length });
+  }
   db.run(
     `INSERT INTO ${to} (rowid, user_id, embedding, agent_id, session_id, expires_at) ` +
       `SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${from} WHERE rowid IN (SELECT rowid FROM memories)`,

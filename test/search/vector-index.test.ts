@@ -71,29 +71,45 @@ describe("vector index", () => {
     expect(vectors(t.services.db, table)).toEqual(live);
     expect(await search()).toEqual(before.filter((m: string) => m !== "I keep bees on the roof"));
   });
-  test("a store that went back to the earlier layout and forward again keeps the newer vectors and none of a deleted memory", async () => {
+  test("a store that went back to the earlier layout and forward again keeps no vector the earlier version left stale", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
     const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
-    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    const embedder = new LetterEmbedder();
+    t = await buildTestApp({ options, embedder });
     await t.post("/add_memories", { user_id: "alice", messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({ role: "user", content })) });
     const [table] = VectorIndex.tables(t.services.db) as [string];
     const earlier = table.replace(/_c256$/, "");
-    const [kept, rewritten, deleted] = rowidsOf(t.services.db, "alice") as [number, number, number];
+    const [untouched, rewritten, reused] = rowidsOf(t.services.db, "alice") as [number, number, number];
     await t.close();
     t = undefined;
 
-    // What an Engram of the earlier layout leaves: its own table, written alone (here: a new vector for one
-    // memory), and a memory deleted without erasing its vector from the table it does not know.
+    // What an Engram of the earlier layout leaves. It writes only its own table (here: a new vector for one
+    // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and its
+    // rowid reused by a memory of bob's without a vector yet.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
     db.run(`CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`);
-    db.run(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT ${rewritten}, user_id, embedding, agent_id, session_id, expires_at FROM ${table} WHERE rowid = ${kept}`);
-    db.run(`DELETE FROM memories WHERE rowid = ${deleted}`);
-    const [keptVector, newerVector] = [kept, kept].map((r) => (vectors(db, table) as any[]).find((v) => v.rowid === r).embedding);
+    const newer = [1, ...Array(25).fill(0)];
+    db.query(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`).run(rewritten, new Float32Array(newer), Number.MAX_SAFE_INTEGER);
+    db.run(`DELETE FROM memories WHERE rowid = ${reused}`);
+    db.query("INSERT INTO memories (rowid, id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'bob-1', 'bob', 'default', 'zzz', 0, 0)").run(reused);
+    db.query("INSERT INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)").run(reused, embedder.modelId);
+    const stale = (vectors(db, table) as any[]).map((v) => [v.rowid, v.user_id]);
+    expect(stale).toEqual([[untouched, "alice"], [rewritten, "alice"], [reused, "alice"]]);
     db.close();
 
-    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    t = await buildTestApp({ options, embedder });
     expect(t.services.search.status().semantic).toBe("ready");
     expect(VectorIndex.tables(t.services.db)).toEqual([table]);
-    expect((vectors(t.services.db, table) as any[]).map((v) => [v.rowid, v.embedding])).toEqual([[kept, keptVector], [rewritten, newerVector]]);
+    const floats = () =>
+      t!.services.db
+        .query<{ rowid: number; user_id: string; embedding: Uint8Array }, []>(`SELECT rowid, user_id, embedding FROM ${table} ORDER BY rowid`)
+        .all()
+        .map((v) => [v.rowid, v.user_id, [...new Float32Array(v.embedding.buffer, v.embedding.byteOffset, 26)]]);
+    // Right after the move: only what the earlier version wrote.
+    expect(floats()).toEqual([[rewritten, "alice", newer]]);
+    // The re-embedding at start writes the others again, from their current texts.
+    expect(await t.services.search.reembedMissing()).toBe(2);
+    const [bees, zzz] = (await embedder.embed(["I keep bees on the roof", "zzz"])).map((v) => [...v!]) as [number[], number[]];
+    expect(floats()).toEqual([[untouched, "alice", bees], [rewritten, "alice", newer], [reused, "bob", zzz]]);
   });
 });
