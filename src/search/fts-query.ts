@@ -29,12 +29,15 @@ export function isStopword(word: string): boolean {
  * each one (660 µs a query at 1,000 memories a user, growing with the user; the phrase costs 97 µs).
  */
 export function toFtsQueries(text: string, prefix = ""): string[] {
-  const all = words(text).filter((w) => w.length <= 64);
+  const found = words(text);
+  const all = found.filter((w) => w.length <= 64);
   const unique = [...new Set(all)];
   const content = unique.filter((w) => !STOPWORDS.has(w));
   const quote = (t: string) => `"${prefix}${t}"`;
   const anyOf = (terms: string[]) => terms.slice(0, MAX_TERMS).map(quote).join(" OR ");
   if (content.length) return [anyOf(content)];
-  if (unique.length < 2) return unique.map(quote);
+  if (!all.length) return [];
+  // A word left out for its length would make neighbours of the words around it.
+  if (all.length < 2 || all.length < found.length) return [anyOf(unique)];
   return [all.slice(0, MAX_TERMS).map(quote).join(" + "), anyOf(unique)];
 }

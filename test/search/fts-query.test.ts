@@ -11,7 +11,12 @@ describe("toFtsQueries", () => {
     expect(toFtsQueries("what is the plan")).toEqual(['"plan"']);
     expect(toFtsQueries("who is it")).toEqual(['"who" + "is" + "it"', '"who" OR "is" OR "it"']);
     expect(toFtsQueries("It is, is it?", "u0000001")).toEqual(['"u0000001it" + "u0000001is" + "u0000001is" + "u0000001it"', '"u0000001it" OR "u0000001is"']);
-    expect(toFtsQueries("it it")).toEqual(['"it"']);
+    expect(toFtsQueries("it it")).toEqual(['"it" + "it"', '"it"']);
+    expect(toFtsQueries("it")).toEqual(['"it"']);
+  });
+
+  test("tries no phrase when a word was left out for its length: its neighbours were not adjacent", () => {
+    expect(toFtsQueries(`who is ${"x".repeat(65)} it`)).toEqual(['"who" OR "is" OR "it"']);
   });
 
   test("reduces operators, quotes and punctuation to plain terms", () => {
