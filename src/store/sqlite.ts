@@ -41,7 +41,7 @@ export async function openDb(path: string, opts: { nativeCacheDir: string; cache
   // Deleted rows are zeroed in place rather than left readable in free pages ("deletes that delete").
   db.run("PRAGMA secure_delete = FAST");
   db.run("PRAGMA temp_store = MEMORY");
-  if (path !== ":memory:") db.run(`PRAGMA mmap_size = ${MMAP_BYTES}`);
+  db.run(`PRAGMA mmap_size = ${MMAP_BYTES}`); // a memory store has no file to map: SQLite ignores it
   db.run(`PRAGMA cache_size = -${Math.round((opts.cacheMb ?? PAGE_CACHE_MB.alone) * 1024)}`);
   await loadVec(db, opts.nativeCacheDir);
   return db;
