@@ -133,12 +133,11 @@ export class VectorIndex {
 function moveVectors(db: Db, model: string, from: string, to: string, logger?: Logger): void {
   const started = performance.now();
   logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
-  const del = db.query(`DELETE FROM ${from} WHERE rowid = ?`);
-  for (const { r } of db.query<{ r: number }, []>("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)").all()) del.run(r);
-  const untrusted = db.query<{ r: number }, []>(`SELECT rowid AS r FROM ${to}`).all();
+  const rowids = (sql: string) => db.query<{ r: number }, []>(sql).all().map((row) => row.r);
+  new VectorIndex(db, model, from).delete(rowids("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)"));
+  const untrusted = rowids(`SELECT rowid AS r FROM ${to}`);
   if (untrusted.length) {
-    const erase = db.query(`DELETE FROM ${to} WHERE rowid = ?`);
-    for (const { r } of untrusted) erase.run(r);
+    new VectorIndex(db, model, to).delete(untrusted);
     db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(model);
     logger?.info("erased vectors left from before a downgrade; they are embedded again", { vectors: untrusted.length });
   }
