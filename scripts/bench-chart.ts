@@ -3,18 +3,30 @@
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-interface Result { memories: number; endpoints: { endpoint: string; p50: number; p95: number; p99: number }[] }
+interface Result {
+  memories: number;
+  endpoints: { endpoint: string; p50: number; p95: number; p99: number }[];
+}
 
 const out = process.argv.find((a) => a.startsWith("--out="))?.slice(6) ?? "docs/bench-search-latency.svg";
 const files = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const inputs = files.length ? files : readdirSync("bench-results").filter((f) => /^bench-\d+\.json$/.test(f)).map((f) => join("bench-results", f));
+const inputs = files.length
+  ? files
+  : readdirSync("bench-results")
+      .filter((f) => /^bench-\d+\.json$/.test(f))
+      .map((f) => join("bench-results", f));
 const points = inputs
   .map((f) => JSON.parse(readFileSync(f, "utf8")) as Result)
   .map((r) => ({ n: r.memories, ...r.endpoints.find((e) => e.endpoint === "search")! }))
   .sort((a, b) => a.n - b.n);
 if (!points.length) throw new Error("no bench results found; run bun run bench first");
 
-const W = 640, H = 360, L = 60, R = 20, T = 30, B = 50;
+const W = 640,
+  H = 360,
+  L = 60,
+  R = 20,
+  T = 30,
+  B = 50;
 const xs = points.map((p) => Math.log10(p.n));
 const [x0, x1] = [Math.min(...xs) - 0.2, Math.max(...xs) + 0.2];
 const yMax = Math.max(25, ...points.map((p) => p.p99)) * 1.1;

@@ -25,7 +25,9 @@ export interface Vocabulary {
 
 export async function loadVocabulary(size = 20_000): Promise<Vocabulary> {
   const dir = await installBuiltinModel(loadConfig({ argv: [] }).modelsDir);
-  const vocab = (JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as { model: { vocab: Record<string, number> } }).model.vocab;
+  const vocab = (
+    JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as { model: { vocab: Record<string, number> } }
+  ).model.vocab;
   const words = Object.entries(vocab)
     .filter(([w]) => /^[a-z]{2,}$/.test(w))
     .sort((a, b) => a[1] - b[1])

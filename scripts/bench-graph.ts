@@ -29,7 +29,10 @@ const ref = (i: number) => ({ type: "node", id: `n${i}` });
 
 async function build(graph: SqliteGraph, rand: () => number): Promise<void> {
   for (let i = 0; i < entities; i += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, entities - i) }, (_, k) => ({ ...ref(i + k), name: `Node ${i + k}` }));
+    const batch = Array.from({ length: Math.min(BATCH, entities - i) }, (_, k) => ({
+      ...ref(i + k),
+      name: `Node ${i + k}`,
+    }));
     await graph.upsertEntities(USER, batch);
   }
   for (let i = 0; i < relationships; i += BATCH) {
@@ -42,7 +45,12 @@ async function build(graph: SqliteGraph, rand: () => number): Promise<void> {
   }
 }
 
-async function measure(graph: SqliteGraph, rand: () => number, label: string, o: Omit<TraverseOptions, "start">): Promise<void> {
+async function measure(
+  graph: SqliteGraph,
+  rand: () => number,
+  label: string,
+  o: Omit<TraverseOptions, "start">,
+): Promise<void> {
   const times: number[] = [];
   let reached = 0;
   for (let i = 0; i < samples; i++) {
@@ -53,7 +61,9 @@ async function measure(graph: SqliteGraph, rand: () => number, label: string, o:
   }
   times.sort((a, b) => a - b);
   const pct = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  console.log(`${label.padEnd(44)} p50 ${pct(0.5).padStart(8)} ms   p99 ${pct(0.99).padStart(8)} ms   avg entities ${(reached / samples).toFixed(0)}`);
+  console.log(
+    `${label.padEnd(44)} p50 ${pct(0.5).padStart(8)} ms   p99 ${pct(0.99).padStart(8)} ms   avg entities ${(reached / samples).toFixed(0)}`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-graph-"));
@@ -64,18 +74,26 @@ try {
   const rand = rng(42);
   const t0 = performance.now();
   await build(graph, rand);
-  console.log(`built ${entities} entities / ${relationships} relationships in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `built ${entities} entities / ${relationships} relationships in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   db.run("ANALYZE");
   await measure(graph, rand, "depth 3, out, limit 100", { maxDepth: 3, direction: "out" });
   await measure(graph, rand, "depth 3, in, limit 100", { maxDepth: 3, direction: "in" });
   await measure(graph, rand, "depth 3, both, limit 100", { maxDepth: 3, direction: "both" });
-  await measure(graph, rand, "depth 3, both, 2 relationship names", { maxDepth: 3, direction: "both", relationships: TYPES.slice(0, 2) });
+  await measure(graph, rand, "depth 3, both, 2 relationship names", {
+    maxDepth: 3,
+    direction: "both",
+    relationships: TYPES.slice(0, 2),
+  });
   await measure(graph, rand, "depth 3, both, limit 1000", { maxDepth: 3, direction: "both", limit: 1000 });
   await measure(graph, rand, "depth 5, out, limit 100", { maxDepth: 5, direction: "out" });
   await measure(graph, rand, "depth 10, both, limit 100 (whole graph)", { maxDepth: 10, direction: "both" });
   const t1 = performance.now();
   const removed = await graph.deleteUser(USER);
-  console.log(`deleteUser removed ${removed} entities (and their relationships) in ${((performance.now() - t1) / 1000).toFixed(2)} s`);
+  console.log(
+    `deleteUser removed ${removed} entities (and their relationships) in ${((performance.now() - t1) / 1000).toFixed(2)} s`,
+  );
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

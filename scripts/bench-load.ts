@@ -3,7 +3,15 @@
 // Usage: bun scripts/bench-load.ts spec.json   (spec: {url, kind, concurrency, durationMs, users, seed, ids?})
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
-interface Spec { url: string; kind: "add" | "search" | "list" | "get"; concurrency: number; durationMs: number; users: number; seed?: number; ids?: [string, string][] }
+interface Spec {
+  url: string;
+  kind: "add" | "search" | "list" | "get";
+  concurrency: number;
+  durationMs: number;
+  users: number;
+  seed?: number;
+  ids?: [string, string][];
+}
 const spec = JSON.parse(await Bun.file(process.argv[2]!).text()) as Spec;
 const vocab = await loadVocabulary();
 if (spec.kind === "get" && !spec.ids?.length) throw new Error("a get run needs ids in its spec");
@@ -16,9 +24,21 @@ const H = { "content-type": "application/json" };
 function request(): Promise<Response> {
   switch (spec.kind) {
     case "add":
-      return fetch(`${spec.url}/add_memories`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), agent_id: `agent-${Math.floor(rnd() * 4)}`, memory: makeText(vocab, rnd) }) });
+      return fetch(`${spec.url}/add_memories`, {
+        method: "POST",
+        headers: H,
+        body: JSON.stringify({
+          user_id: user(),
+          agent_id: `agent-${Math.floor(rnd() * 4)}`,
+          memory: makeText(vocab, rnd),
+        }),
+      });
     case "search":
-      return fetch(`${spec.url}/search_memory`, { method: "POST", headers: H, body: JSON.stringify({ user_id: user(), query: makeText(vocab, rnd, 2, 6), limit: 10 }) });
+      return fetch(`${spec.url}/search_memory`, {
+        method: "POST",
+        headers: H,
+        body: JSON.stringify({ user_id: user(), query: makeText(vocab, rnd, 2, 6), limit: 10 }),
+      });
     case "list":
       return fetch(`${spec.url}/list_memories?user_id=${user()}&limit=20`);
     case "get": {
@@ -50,4 +70,13 @@ await Promise.all(
 const elapsed = (performance.now() - t0) / 1000;
 latencies.sort((a, b) => a - b);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-console.log(JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / elapsed, p50: q(0.5), p95: q(0.95), p99: q(0.99) }));
+console.log(
+  JSON.stringify({
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / elapsed,
+    p50: q(0.5),
+    p95: q(0.95),
+    p99: q(0.99),
+  }),
+);

@@ -25,14 +25,27 @@ const DELETE_ALL = Number(arg("delete-all", "10000"));
 /** Memories per add request while loading (1 = one memory per request; >1 sends `messages`). */
 const BATCH = Number(arg("batch", "1"));
 const USERS = Number(arg("users", String(Math.max(1, Math.round(N / 1000)))));
-if (!Number.isInteger(USERS) || USERS < 1) throw new Error(`--users must be a positive integer, got ${arg("users", "")}`);
+if (!Number.isInteger(USERS) || USERS < 1)
+  throw new Error(`--users must be a positive integer, got ${arg("users", "")}`);
 const ROOT = join(import.meta.dir, "..");
-const SEED_MS: Record<string, [number, number]> = { add: [20, 50], search: [50, 150], list: [10, 30], get: [10, 30], delete_all: [50, 200] };
+const SEED_MS: Record<string, [number, number]> = {
+  add: [20, 50],
+  search: [50, 150],
+  list: [10, 30],
+  get: [10, 30],
+  delete_all: [50, 200],
+};
 
-async function startServer(dir: string): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number; readyMs: number }> {
+async function startServer(
+  dir: string,
+): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number; readyMs: number }> {
   const cmd = BINARY ? [join(ROOT, "dist/engram"), "serve"] : ["bun", join(ROOT, "src/cli/index.ts"), "serve"];
   const port = freePort();
-  const args = [`--port=${port}`, `--store-url=${join(dir, "bench.db")}`, ...(MODEL ? [`--embedding-model=${MODEL}`] : [])];
+  const args = [
+    `--port=${port}`,
+    `--store-url=${join(dir, "bench.db")}`,
+    ...(MODEL ? [`--embedding-model=${MODEL}`] : []),
+  ];
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const proc = Bun.spawn([...cmd, ...args], { stdout: "pipe", stderr: "inherit", env: { ...process.env } });
@@ -56,9 +69,14 @@ async function startServer(dir: string): Promise<{ url: string; proc: ReturnType
 /** VmRSS, or its private part RssAnon; the rest is mapped files: the executable, libraries and the store (read through a map). */
 const rssMb = (pid: number, field: "VmRSS" | "RssAnon" = "VmRSS") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-const storeMb = (dir: string) => ["bench.db", "bench.db-wal"].reduce((s, f) => s + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0) / 1048576;
+const storeMb = (dir: string) =>
+  ["bench.db", "bench.db-wal"].reduce((s, f) => s + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0) /
+  1048576;
 
-async function load(url: string, server: { proc: { pid: number } }): Promise<{ ids: [string, string][]; perSecond: number }> {
+async function load(
+  url: string,
+  server: { proc: { pid: number } },
+): Promise<{ ids: [string, string][]; perSecond: number }> {
   const rnd = mulberry32(7);
   const vocab = await loadVocabulary();
   const ids: [string, string][] = [];
@@ -71,14 +89,25 @@ async function load(url: string, server: { proc: { pid: number } }): Promise<{ i
         next += BATCH;
         const user = `user-${Math.floor(i / BATCH) % USERS}`;
         const count = Math.min(BATCH, N - i);
-        const payload = count === 1 && BATCH === 1
-          ? { user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(vocab, rnd), metadata: { n: i } }
-          : { user_id: user, agent_id: `agent-${i % 4}`, messages: Array.from({ length: count }, () => ({ role: "user", content: makeText(vocab, rnd) })), metadata: { n: i } };
-        const res = await fetch(`${url}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+        const payload =
+          count === 1 && BATCH === 1
+            ? { user_id: user, agent_id: `agent-${i % 4}`, memory: makeText(vocab, rnd), metadata: { n: i } }
+            : {
+                user_id: user,
+                agent_id: `agent-${i % 4}`,
+                messages: Array.from({ length: count }, () => ({ role: "user", content: makeText(vocab, rnd) })),
+                metadata: { n: i },
+              };
+        const res = await fetch(`${url}/add_memories`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(payload),
+        });
         const body = (await res.json()) as { memory_ids?: string[] };
         if (res.status !== 200) throw new Error(`load failed: ${res.status} ${JSON.stringify(body)}`);
         if ((i / BATCH) % 7 === 0) ids.push([user, body.memory_ids![0]!]);
-        if (i && i % 100_000 < BATCH) console.error(`  loaded ${i} memories, RSS ${rssMb(server.proc.pid).toFixed(0)} MB`);
+        if (i && i % 100_000 < BATCH)
+          console.error(`  loaded ${i} memories, RSS ${rssMb(server.proc.pid).toFixed(0)} MB`);
       }
     }),
   );
@@ -89,9 +118,27 @@ let runs = 0;
 async function drive(url: string, kind: string, ids: [string, string][], concurrency = C) {
   // The spec (with thousands of ids) goes through a file: it would not fit in argv.
   const specFile = join(dir, `spec-${kind}.json`);
-  writeFileSync(specFile, JSON.stringify({ url, kind, concurrency, durationMs: DURATION, users: USERS, seed: 42 + runs++, ids: kind === "get" ? ids : undefined }));
+  writeFileSync(
+    specFile,
+    JSON.stringify({
+      url,
+      kind,
+      concurrency,
+      durationMs: DURATION,
+      users: USERS,
+      seed: 42 + runs++,
+      ids: kind === "get" ? ids : undefined,
+    }),
+  );
   const p = Bun.spawn(["bun", join(ROOT, "scripts/bench-load.ts"), specFile], { stdout: "pipe", stderr: "inherit" });
-  return JSON.parse(await new Response(p.stdout).text()) as { requests: number; errors: number; rps: number; p50: number; p95: number; p99: number };
+  return JSON.parse(await new Response(p.stdout).text()) as {
+    requests: number;
+    errors: number;
+    rps: number;
+    p50: number;
+    p95: number;
+    p99: number;
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
@@ -100,12 +147,20 @@ const rssStart = rssMb(server.proc.pid);
 const privateStart = rssMb(server.proc.pid, "RssAnon");
 console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
 const { ids, perSecond } = await load(server.url, server);
-const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as { search: { mode: string; model: string | null } };
+const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as {
+  search: { mode: string; model: string | null };
+};
 const rows: Record<string, unknown>[] = [];
 // At concurrency C the server is saturated and latency is mostly queueing (p50 ≈ C / throughput), so
 // search latency is also measured below saturation, at LATENCY_C concurrent clients (other queries:
 // each run has its own seed, so the result cache does not answer the second).
-const runsOf = [["search", C], ...(LATENCY_C !== C ? [["search", LATENCY_C]] : []), ["get", C], ["list", C], ["add", C]] as [string, number][];
+const runsOf = [
+  ["search", C],
+  ...(LATENCY_C !== C ? [["search", LATENCY_C]] : []),
+  ["get", C],
+  ["list", C],
+  ["add", C],
+] as [string, number][];
 for (const [kind, concurrency] of runsOf) {
   const r = await drive(server.url, kind, ids, concurrency);
   const [lo, hi] = SEED_MS[kind]!;
@@ -118,17 +173,32 @@ for (const [kind, concurrency] of runsOf) {
 const victim = "delete-all-user";
 const drnd = mulberry32(11);
 const dvocab = await loadVocabulary();
-const erasurePending = async () => ((await fetch(`${server.url}/metrics`).then((r) => r.json())) as { vector_erasures_pending: number }).vector_erasures_pending;
+const erasurePending = async () =>
+  ((await fetch(`${server.url}/metrics`).then((r) => r.json())) as { vector_erasures_pending: number })
+    .vector_erasures_pending;
 const rounds: { ms: number; erasedMs: number }[] = [];
 let count = 0;
 for (let round = 0; round < 3; round++) {
   for (let i = 0; i < DELETE_ALL; i += 100) {
-    const messages = Array.from({ length: Math.min(100, DELETE_ALL - i) }, () => ({ role: "user", content: makeText(dvocab, drnd) }));
-    await fetch(`${server.url}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: victim, messages }) });
+    const messages = Array.from({ length: Math.min(100, DELETE_ALL - i) }, () => ({
+      role: "user",
+      content: makeText(dvocab, drnd),
+    }));
+    await fetch(`${server.url}/add_memories`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user_id: victim, messages }),
+    });
   }
-  count = ((await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }).total;
+  count = (
+    (await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }
+  ).total;
   const t0 = performance.now();
-  await fetch(`${server.url}/delete_all_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: victim }) });
+  await fetch(`${server.url}/delete_all_memories`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user_id: victim }),
+  });
   const ms = performance.now() - t0;
   // A bulk delete erases the vectors right after it answers (src/search/vector-erasure.ts): time that too.
   while ((await erasurePending()) > 0) await Bun.sleep(2);
@@ -143,9 +213,16 @@ const result = {
   machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
   target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
   search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
-  memories: N, users: USERS, concurrency: C, duration_s: DURATION / 1000, load_batch: BATCH,
-  cold_start_ms: server.coldStartMs, ready_ms: server.readyMs, ingest_per_s: perSecond,
-  rss_mb: { start: rssStart, end: rssMb(server.proc.pid) }, rss_private_mb: { start: privateStart, end: rssMb(server.proc.pid, "RssAnon") },
+  memories: N,
+  users: USERS,
+  concurrency: C,
+  duration_s: DURATION / 1000,
+  load_batch: BATCH,
+  cold_start_ms: server.coldStartMs,
+  ready_ms: server.readyMs,
+  ingest_per_s: perSecond,
+  rss_mb: { start: rssStart, end: rssMb(server.proc.pid) },
+  rss_private_mb: { start: privateStart, end: rssMb(server.proc.pid, "RssAnon") },
   store_mb: storeMb(dir),
   delete_all: { memories: count, ms: deleteAllMs, vectors_erased_ms: erasedMs, rounds },
   endpoints: rows,
@@ -156,9 +233,16 @@ mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, JSON.stringify(result, null, 2));
 
 const f = (n: number) => n.toFixed(2);
-console.log(`\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`);
+console.log(
+  `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`,
+);
 console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
 console.log("|---|---|---|---|---|---|---|---|");
-for (const r of rows as any[]) console.log(`| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`);
-console.log(`\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms, median of ${rounds.map((r) => r.ms.toFixed(0)).join(" / ")} (seed 50–200 ms; vectors erased after ${f(erasedMs)} ms) · cold start ${f(server.coldStartMs)} ms (model ready ${f(server.readyMs)} ms) · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB (private ${privateStart.toFixed(0)} → ${result.rss_private_mb.end.toFixed(0)} MB; the rest is mapped files: code and store pages) · store ${result.store_mb.toFixed(1)} MB`);
+for (const r of rows as any[])
+  console.log(
+    `| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`,
+  );
+console.log(
+  `\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms, median of ${rounds.map((r) => r.ms.toFixed(0)).join(" / ")} (seed 50–200 ms; vectors erased after ${f(erasedMs)} ms) · cold start ${f(server.coldStartMs)} ms (model ready ${f(server.readyMs)} ms) · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB (private ${privateStart.toFixed(0)} → ${result.rss_private_mb.end.toFixed(0)} MB; the rest is mapped files: code and store pages) · store ${result.store_mb.toFixed(1)} MB`,
+);
 console.log(`JSON: ${OUT}`);

@@ -12,7 +12,11 @@ const flag = (name: string): string | undefined =>
 const outDir = resolve(flag("out") ?? join("dist", "models", "engram", "glove-sif"));
 const started = performance.now();
 const vocabulary = flag("vocabulary");
-const manifest = await buildGloveSif({ outDir, sourcePath: flag("source"), ...(vocabulary ? { params: { vocabularySize: Number(vocabulary) } } : {}) });
+const manifest = await buildGloveSif({
+  outDir,
+  sourcePath: flag("source"),
+  ...(vocabulary ? { params: { vocabularySize: Number(vocabulary) } } : {}),
+});
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(JSON.stringify(manifest, null, 2));
 console.log(`built ${outDir} in ${seconds}s (rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB)`);

@@ -17,7 +17,9 @@ console.log(`model engram/glove-sif sha256 ${manifest.sha256}`);
 const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
 // Not the local `.verified` stamp: it describes this folder's mtimes, not the unpacked copy's.
-const modelFiles = files(MODEL_DIR).map((abs) => ({ abs, rel: relative(MODEL_DIR, abs) })).filter((f) => !f.rel.split("/").some((part) => part.startsWith(".")));
+const modelFiles = files(MODEL_DIR)
+  .map((abs) => ({ abs, rel: relative(MODEL_DIR, abs) }))
+  .filter((f) => !f.rel.split("/").some((part) => part.startsWith(".")));
 
 /** The compiled binary carries the model folder and unpacks it instead of building it. */
 const embeddedModel = [
@@ -29,7 +31,8 @@ const embeddedModel = [
 
 const ORT_DIR = join(ROOT, "node_modules/onnxruntime-node/bin/napi-v6/linux/x64");
 const ortHash = new Bun.CryptoHasher("sha256");
-for (const f of ["onnxruntime_binding.node", "libonnxruntime.so.1"]) ortHash.update(f).update(new Uint8Array(await Bun.file(join(ORT_DIR, f)).arrayBuffer()));
+for (const f of ["onnxruntime_binding.node", "libonnxruntime.so.1"])
+  ortHash.update(f).update(new Uint8Array(await Bun.file(join(ORT_DIR, f)).arrayBuffer()));
 const embeddedOrt = [
   `import binding from ${JSON.stringify(join(ORT_DIR, "onnxruntime_binding.node"))} with { type: "file" };`,
   `import library from ${JSON.stringify(join(ORT_DIR, "libonnxruntime.so.1"))} with { type: "file" };`,
@@ -39,26 +42,39 @@ const embeddedOrt = [
 const plugin: BunPlugin = {
   name: "engram-binary",
   setup(build) {
-    build.onLoad({ filter: /src\/search\/model\/builtin-model\.ts$/ }, () => ({ contents: embeddedModel, loader: "ts" }));
+    build.onLoad({ filter: /src\/search\/model\/builtin-model\.ts$/ }, () => ({
+      contents: embeddedModel,
+      loader: "ts",
+    }));
     build.onLoad({ filter: /src\/search\/ort-native-files\.ts$/ }, () => ({ contents: embeddedOrt, loader: "ts" }));
     // onnxruntime-node requires its binding by a computed relative path; in the binary the binding is
     // written to a real folder first (src/search/onnx-runtime.ts) and handed over through a global.
     build.onLoad({ filter: /onnxruntime-node\/dist\/binding\.js$/ }, async (args) => {
       const src = await Bun.file(args.path).text();
-      const patched = src.replace(/require\(`\.\.\/bin\/napi-v\d+\/[^`]*onnxruntime_binding\.node`\)/, "globalThis.__engramOrtBinding");
+      const patched = src.replace(
+        /require\(`\.\.\/bin\/napi-v\d+\/[^`]*onnxruntime_binding\.node`\)/,
+        "globalThis.__engramOrtBinding",
+      );
       if (patched === src) throw new Error("onnxruntime-node binding.js changed shape; update scripts/build.ts");
       return { contents: patched, loader: "js" };
     });
     // transformers.js loads onnxruntime-node through createRequire, which the bundler cannot see: make it static.
     build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async (args) => {
       const src = await Bun.file(args.path).text();
-      const patched = src.replace('var onnx_node_default = requireFromHere("onnxruntime-node");', 'import __engramOrtNode from "onnxruntime-node";\nvar onnx_node_default = __engramOrtNode;');
-      if (patched === src) throw new Error("transformers.js no longer loads onnxruntime-node as expected; update scripts/build.ts");
+      const patched = src.replace(
+        'var onnx_node_default = requireFromHere("onnxruntime-node");',
+        'import __engramOrtNode from "onnxruntime-node";\nvar onnx_node_default = __engramOrtNode;',
+      );
+      if (patched === src)
+        throw new Error("transformers.js no longer loads onnxruntime-node as expected; update scripts/build.ts");
       return { contents: patched, loader: "js" };
     });
     // Image decoding is never used; sharp's native addon cannot be bundled.
     build.onResolve({ filter: /^sharp$/ }, () => ({ path: "sharp-stub", namespace: "engram-stub" }));
-    build.onLoad({ filter: /.*/, namespace: "engram-stub" }, () => ({ contents: "export default function sharp() { throw new Error('image input is not supported'); }", loader: "js" }));
+    build.onLoad({ filter: /.*/, namespace: "engram-stub" }, () => ({
+      contents: "export default function sharp() { throw new Error('image input is not supported'); }",
+      loader: "js",
+    }));
   },
 };
 
@@ -81,4 +97,7 @@ if (!result.success) {
 }
 const mb = (statSync(OUT).size / 1048576).toFixed(1);
 console.log(`built ${relative(ROOT, OUT)} (${mb} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-writeFileSync(join(ROOT, "dist", "BUILD-INFO.json"), JSON.stringify({ sha256: manifest.sha256, bytes: statSync(OUT).size, builtAt: new Date().toISOString() }, null, 2));
+writeFileSync(
+  join(ROOT, "dist", "BUILD-INFO.json"),
+  JSON.stringify({ sha256: manifest.sha256, bytes: statSync(OUT).size, builtAt: new Date().toISOString() }, null, 2),
+);

@@ -15,7 +15,13 @@ import { loadLocomo, SPLITS, type Conversation, type Question, type Split } from
 type Mode = "keyword" | "semantic" | "hybrid";
 const MODES: readonly Mode[] = ["keyword", "semantic", "hybrid"];
 const LIMIT = 50;
-const CATEGORY_NAMES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial" };
+const CATEGORY_NAMES: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+};
 
 interface Args {
   splits: Split[];
@@ -52,12 +58,20 @@ export interface ModeResult {
 const repoRoot = join(import.meta.dir, "..");
 
 function parseArgs(argv: string[]): Args {
-  const flags = new Map(argv.map((a) => { const [k, ...v] = a.replace(/^--/, "").split("="); return [k!, v.join("=")] as const; }));
-  for (const k of flags.keys()) if (!["split", "modes", "data", "model", "json", "graph-boost", "reply-share"].includes(k)) throw new Error(`unknown flag --${k}`);
+  const flags = new Map(
+    argv.map((a) => {
+      const [k, ...v] = a.replace(/^--/, "").split("=");
+      return [k!, v.join("=")] as const;
+    }),
+  );
+  for (const k of flags.keys())
+    if (!["split", "modes", "data", "model", "json", "graph-boost", "reply-share"].includes(k))
+      throw new Error(`unknown flag --${k}`);
   const split = flags.get("split") ?? "all";
   if (!["dev", "test", "all"].includes(split)) throw new Error("--split must be dev, test or all");
   const modes = (flags.get("modes") ?? MODES.join(",")).split(",").map((m) => m.trim());
-  for (const m of modes) if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode '${m}' (keyword, semantic, hybrid)`);
+  for (const m of modes)
+    if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode '${m}' (keyword, semantic, hybrid)`);
   return {
     splits: split === "all" ? ["dev", "test"] : [split as Split],
     modes: modes as Mode[],
@@ -78,7 +92,13 @@ function weight(raw: string, flag: string): number {
 type Handle = (req: Request) => Promise<Response>;
 
 async function post(handle: Handle, path: string, body: unknown): Promise<any> {
-  const res = await handle(new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  const res = await handle(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
   const parsed = await res.json();
   if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${JSON.stringify(parsed)}`);
   return parsed;
@@ -91,10 +111,15 @@ async function startEngine(mode: Mode, args: Args): Promise<{ engine: Engine; ha
   let embedder: TransformersEmbedder | null = null;
   if (mode !== "keyword") {
     if (model === GLOVE_SIF_MODEL_ID) await ensureBuiltinModel(config.modelsDir);
-    embedder = new TransformersEmbedder({ modelId: model, modelsDir: config.modelsDir, allowRemote: model !== GLOVE_SIF_MODEL_ID });
+    embedder = new TransformersEmbedder({
+      modelId: model,
+      modelsDir: config.modelsDir,
+      allowRemote: model !== GLOVE_SIF_MODEL_ID,
+    });
   }
   const engine = await buildServices(config, { embedder, logger: silentLogger() });
-  if (mode !== "keyword" && engine.search.status().semantic !== "ready") throw new Error(`model ${model} did not load: ${engine.search.status().error}`);
+  if (mode !== "keyword" && engine.search.status().semantic !== "ready")
+    throw new Error(`model ${model} did not load: ${engine.search.status().error}`);
   engine.search.vectorOnly = mode === "semantic";
   if (args.graphBoost !== undefined) engine.search.graphBoost = args.graphBoost;
   if (args.replyShare !== undefined) engine.search.replyShare = args.replyShare;
@@ -104,12 +129,18 @@ async function startEngine(mode: Mode, args: Args): Promise<{ engine: Engine; ha
 /** One memory per dialog turn, one request each (the protocol: `memory`, not batched `messages`). */
 async function ingest(handle: Handle, conv: Conversation): Promise<void> {
   for (const t of conv.turns) {
-    await post(handle, "/add_memories", { user_id: conv.sampleId, memory: t.text, metadata: { dia_id: t.diaId, session: t.session, date_time: t.dateTime } });
+    await post(handle, "/add_memories", {
+      user_id: conv.sampleId,
+      memory: t.text,
+      metadata: { dia_id: t.diaId, session: t.session, date_time: t.dateTime },
+    });
   }
 }
 
 async function score(handle: Handle, userId: string, q: Question): Promise<Scored> {
-  const { results } = (await post(handle, "/search_memory", { user_id: userId, query: q.question, limit: LIMIT })) as { results: { metadata: { dia_id: string } }[] };
+  const { results } = (await post(handle, "/search_memory", { user_id: userId, query: q.question, limit: LIMIT })) as {
+    results: { metadata: { dia_id: string } }[];
+  };
   const ids = results.map((r) => r.metadata.dia_id);
   const gold = new Set(q.gold);
   const recall = (k: number) => ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size;
@@ -137,8 +168,11 @@ async function runMode(mode: Mode, convs: Conversation[], args: Args): Promise<M
   const perCategory: Record<number, Scores> = {};
   for (const c of [1, 2, 3, 4, 5]) perCategory[c] = average(scored.filter((s) => s.category === c));
   return {
-    mode, seconds: (performance.now() - started) / 1000, perCategory,
-    cat14: average(scored.filter((s) => s.category <= 4)), cat15: average(scored),
+    mode,
+    seconds: (performance.now() - started) / 1000,
+    perCategory,
+    cat14: average(scored.filter((s) => s.category <= 4)),
+    cat15: average(scored),
   };
 }
 
@@ -146,14 +180,20 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 function summaryTable(split: Split, results: ModeResult[]): string {
   const head = `| ${split} | R@5 (1–4) | R@10 (1–4) | MRR (1–4) | R@5 (1–5) | R@10 (1–5) | MRR (1–5) | time |\n|---|---|---|---|---|---|---|---|`;
-  const rows = results.map((r) => `| ${r.mode} | ${pct(r.cat14.r5)} | ${pct(r.cat14.r10)} | ${pct(r.cat14.mrr)} | ${pct(r.cat15.r5)} | ${pct(r.cat15.r10)} | ${pct(r.cat15.mrr)} | ${r.seconds.toFixed(1)} s |`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.mode} | ${pct(r.cat14.r5)} | ${pct(r.cat14.r10)} | ${pct(r.cat14.mrr)} | ${pct(r.cat15.r5)} | ${pct(r.cat15.r10)} | ${pct(r.cat15.mrr)} | ${r.seconds.toFixed(1)} s |`,
+  );
   return [head, ...rows].join("\n");
 }
 
 function categoryTable(split: Split, results: ModeResult[]): string {
   const head = `| ${split}: category | n | ${results.map((r) => `${r.mode} R@5 / R@10 / MRR`).join(" | ")} |\n|---|---|${results.map(() => "---|").join("")}`;
   const rows = [1, 2, 3, 4, 5].map((c) => {
-    const cells = results.map((r) => { const s = r.perCategory[c]!; return `${pct(s.r5)} / ${pct(s.r10)} / ${pct(s.mrr)}`; });
+    const cells = results.map((r) => {
+      const s = r.perCategory[c]!;
+      return `${pct(s.r5)} / ${pct(s.r10)} / ${pct(s.mrr)}`;
+    });
     return `| ${c} ${CATEGORY_NAMES[c]} | ${results[0]?.perCategory[c]?.n ?? 0} | ${cells.join(" | ")} |`;
   });
   return [head, ...rows].join("\n");
@@ -161,16 +201,32 @@ function categoryTable(split: Split, results: ModeResult[]): string {
 
 function runInfo(args: Args): Record<string, unknown> {
   const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: repoRoot }).stdout.toString().trim();
-  const dirty = Bun.spawnSync(["git", "status", "--porcelain", "src"], { cwd: repoRoot }).stdout.toString().trim() !== "";
-  const tuning = { ...(args.graphBoost !== undefined ? { graphBoost: args.graphBoost } : {}), ...(args.replyShare !== undefined ? { replyShare: args.replyShare } : {}) };
-  return { commit: commit + (dirty ? "+dirty" : ""), machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`, bun: Bun.version, model: args.model, limit: LIMIT, ...tuning, date: new Date().toISOString() };
+  const dirty =
+    Bun.spawnSync(["git", "status", "--porcelain", "src"], { cwd: repoRoot }).stdout.toString().trim() !== "";
+  const tuning = {
+    ...(args.graphBoost !== undefined ? { graphBoost: args.graphBoost } : {}),
+    ...(args.replyShare !== undefined ? { replyShare: args.replyShare } : {}),
+  };
+  return {
+    commit: commit + (dirty ? "+dirty" : ""),
+    machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`,
+    bun: Bun.version,
+    model: args.model,
+    limit: LIMIT,
+    ...tuning,
+    date: new Date().toISOString(),
+  };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(Bun.argv.slice(2));
   const all = await loadLocomo(args.data);
   const info = runInfo(args);
-  console.log(`# LoCoMo retrieval eval\n\n${Object.entries(info).map(([k, v]) => `${k}: ${v}`).join(" · ")}\n`);
+  console.log(
+    `# LoCoMo retrieval eval\n\n${Object.entries(info)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(" · ")}\n`,
+  );
   const fixes = all.flatMap((c) => c.fixes.map((f) => `${c.sampleId}: ${f}`));
   console.log(`Evidence normalised (${fixes.length}):\n${fixes.map((f) => `- ${f}`).join("\n")}\n`);
   const out: Record<string, ModeResult[]> = {};

@@ -85,7 +85,8 @@ function readSample(s: RawSample): Conversation {
   for (const q of s.qa) {
     const evidence = q.evidence ?? [];
     const gold = normaliseEvidence(evidence, known);
-    if (evidence.some((e) => !known.has(e)) || gold.length !== evidence.length) fixes.push(`${JSON.stringify(evidence)} → ${JSON.stringify(gold)}`);
+    if (evidence.some((e) => !known.has(e)) || gold.length !== evidence.length)
+      fixes.push(`${JSON.stringify(evidence)} → ${JSON.stringify(gold)}`);
     if (gold.length) questions.push({ question: q.question, category: q.category, gold });
   }
   return { sampleId: s.sample_id, turns, questions, fixes };

@@ -26,7 +26,9 @@ export interface SmokeResult {
 }
 
 const post = (url: string, body: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(
+    (r) => r.json() as Promise<any>,
+  );
 
 /** A port that was free a moment ago: cold start is timed to the first /health 200, not to the startup line. */
 export function freePort(): number {
@@ -50,10 +52,16 @@ interface Started {
 async function start(bin: string, home: string, whileLoading?: (url: string) => Promise<void>): Promise<Started> {
   const url = `http://127.0.0.1:${freePort()}`;
   const t0 = performance.now();
-  const proc = Bun.spawn([bin, "serve", `--port=${url.split(":").at(-1)}`], { cwd: home, env: { HOME: home, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([bin, "serve", `--port=${url.split(":").at(-1)}`], {
+    cwd: home,
+    env: { HOME: home, PATH: "/usr/bin:/bin" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let first: Response | null;
   while ((first = await fetch(`${url}/health`).catch(() => null))?.status !== 200) {
-    if (proc.exitCode !== null) throw new Error(`binary exited before serving: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    if (proc.exitCode !== null)
+      throw new Error(`binary exited before serving: ${await new Response(proc.stderr as ReadableStream).text()}`);
     await Bun.sleep(1);
   }
   const ms = performance.now() - t0;
@@ -72,12 +80,14 @@ async function start(bin: string, home: string, whileLoading?: (url: string) => 
   return { url, proc, ms, readyMs, rssMb: rssMb(proc.pid), firstState: firstHealth.search?.state ?? "?" };
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 async function findByParaphrase(url: string): Promise<string> {
   const r = await post(`${url}/search_memory`, { user_id: "smoke", query: "new dog", limit: 1 });
   const found = r.results?.[0]?.memory;
-  if (found !== "I adopted a golden retriever puppy last week") throw new Error(`paraphrase not found: ${JSON.stringify(r)}`);
+  if (found !== "I adopted a golden retriever puppy last week")
+    throw new Error(`paraphrase not found: ${JSON.stringify(r)}`);
   return found;
 }
 
@@ -95,7 +105,8 @@ export async function smoke(binary: string): Promise<SmokeResult> {
   copyFileSync(binary, bin);
   const cold = await start(bin, home);
   const health = await fetch(`${cold.url}/health`).then((r) => r.json() as Promise<any>);
-  if (health.status !== "ok" || health.search?.mode !== "hybrid") throw new Error(`unhealthy: ${JSON.stringify(health)}`);
+  if (health.status !== "ok" || health.search?.mode !== "hybrid")
+    throw new Error(`unhealthy: ${JSON.stringify(health)}`);
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "I adopted a golden retriever puppy last week" });
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "The quarterly budget review is on Thursday" });
   const found = await findByParaphrase(cold.url);
@@ -106,9 +117,16 @@ export async function smoke(binary: string): Promise<SmokeResult> {
   const warm = await start(bin, home, async (url) => void (foundWhileLoading = await findByParaphrase(url)));
   await stop(warm.proc);
   return {
-    coldStartMs: cold.ms, coldReadyMs: cold.readyMs, warmStartMs: warm.ms, warmReadyMs: warm.readyMs,
-    rssAfterStartMb: cold.rssMb, warmRssAfterStartMb: warm.rssMb, firstHealthState: { cold: cold.firstState, warm: warm.firstState },
-    health, found, foundWhileLoading,
+    coldStartMs: cold.ms,
+    coldReadyMs: cold.readyMs,
+    warmStartMs: warm.ms,
+    warmReadyMs: warm.readyMs,
+    rssAfterStartMb: cold.rssMb,
+    warmRssAfterStartMb: warm.rssMb,
+    firstHealthState: { cold: cold.firstState, warm: warm.firstState },
+    health,
+    found,
+    foundWhileLoading,
   };
 }
 

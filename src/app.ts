@@ -17,7 +17,14 @@ const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
 export function createApp(s: Services) {
   const metrics = new RequestMetrics();
-  const routes = () => [systemRoutes(s, metrics), memoryRoutes(s), layerRoutes(s), governanceRoutes(s), graphRoutes(s), sessionRoutes(s)];
+  const routes = () => [
+    systemRoutes(s, metrics),
+    memoryRoutes(s),
+    layerRoutes(s),
+    governanceRoutes(s),
+    graphRoutes(s),
+    sessionRoutes(s),
+  ];
   const app = router();
   installPipeline(app, {
     logger: s.logger,
@@ -32,7 +39,11 @@ export function createApp(s: Services) {
       path: "/swagger",
       exclude: [/^\/v1\//],
       documentation: {
-        info: { title: "Engram", version: s.version, description: "Shared memory server for AI tools, with governance." },
+        info: {
+          title: "Engram",
+          version: s.version,
+          description: "Shared memory server for AI tools, with governance.",
+        },
         components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
       },
     }),

@@ -52,7 +52,10 @@ export interface Engine extends Services {
 export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
   const logger = o.logger ?? createLogger(config.logLevel);
   const clock = o.clock ?? systemClock;
-  const db = await openDb(config.storePath, { nativeCacheDir: config.cacheDir, cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone });
+  const db = await openDb(config.storePath, {
+    nativeCacheDir: config.cacheDir,
+    cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
+  });
   migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   const search = new SearchService(db, embedder, logger);
@@ -62,18 +65,55 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const immutable = new ImmutableService(db, clock, config.orgId);
   const mutable = new MutableService(db, clock, config.orgId);
   let memory: MemoryService | undefined;
-  const governance = new GovernanceService({ db, clock, logger, orgId: config.orgId, purger: () => memory!, sessions: () => sessions });
+  const governance = new GovernanceService({
+    db,
+    clock,
+    logger,
+    orgId: config.orgId,
+    purger: () => memory!,
+    sessions: () => sessions,
+  });
   // One group commit for the memory writes and the graph writes that follow them (store/group-commit.ts).
   const writes = new GroupCommit(db);
-  const graph = new GraphService(await createGraphStore(config, db, clock, writes), createExtractor(config, logger), logger);
-  memory = new MemoryService(db, search, clock, logger, {
-    conversations, graph,
-    facts: { extractor: new RuleFactExtractor(), minConfidence: config.factExtraction.minConfidence, auto: config.factExtraction.enabled && config.factExtraction.autoExtract }, gate: governance.policies, retention: governance.erasure, erasure: governance.erasure,
-  }, writes);
+  const graph = new GraphService(
+    await createGraphStore(config, db, clock, writes),
+    createExtractor(config, logger),
+    logger,
+  );
+  memory = new MemoryService(
+    db,
+    search,
+    clock,
+    logger,
+    {
+      conversations,
+      graph,
+      facts: {
+        extractor: new RuleFactExtractor(),
+        minConfidence: config.factExtraction.minConfidence,
+        auto: config.factExtraction.enabled && config.factExtraction.autoExtract,
+      },
+      gate: governance.policies,
+      retention: governance.erasure,
+      erasure: governance.erasure,
+    },
+    writes,
+  );
   const sessions: SessionsService = new SessionsService(db, clock, governance.policies);
   let closed = false;
   return {
-    config, logger, version: VERSION, db, search, memory, conversations, immutable, mutable, governance, sessions, graph,
+    config,
+    logger,
+    version: VERSION,
+    db,
+    search,
+    memory,
+    conversations,
+    immutable,
+    mutable,
+    governance,
+    sessions,
+    graph,
     async close() {
       if (closed) return;
       closed = true;
@@ -94,7 +134,13 @@ const usesSearchWorkers = (config: Config) => config.searchWorkers > 0 && config
 async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {
   if (!usesSearchWorkers(config)) return null;
   try {
-    const pool = await RankPool.open({ workerUrl: new URL("./rank-worker.ts", import.meta.url).href, size: config.searchWorkers, path: config.storePath, nativeCacheDir: config.cacheDir, logger });
+    const pool = await RankPool.open({
+      workerUrl: new URL("./rank-worker.ts", import.meta.url).href,
+      size: config.searchWorkers,
+      path: config.storePath,
+      nativeCacheDir: config.cacheDir,
+      logger,
+    });
     search.useWorkers(pool);
     return pool;
   } catch (e) {
@@ -110,7 +156,10 @@ async function createEmbedder(config: Config): Promise<Embedder | null> {
   if (e.model === "none") return null;
   const builtin = e.model === GLOVE_SIF_MODEL_ID;
   return new TransformersEmbedder({
-    modelId: e.model, modelsDir: config.modelsDir, allowRemote: !builtin, nativeCacheDir: config.cacheDir,
+    modelId: e.model,
+    modelsDir: config.modelsDir,
+    allowRemote: !builtin,
+    nativeCacheDir: config.cacheDir,
     // Built (≈2 s) or unpacked once per machine, as the first step of the load: a failure leaves search keyword-only and /health degraded.
     ...(builtin ? { prepare: () => installBuiltinModel(config.modelsDir) } : {}),
   });
@@ -122,7 +171,9 @@ function createExtractor(config: Config, logger: Logger): EntityExtractor {
   const x = config.extractor;
   if (!x.baseUrl) return rules;
   const llm = new LlmExtractor({ baseUrl: x.baseUrl, apiKey: x.apiKey, model: x.model });
-  return new FallbackExtractor(llm, rules, (e) => logger.warn("LLM entity extraction failed; used the rules", { error: (e as Error).message }));
+  return new FallbackExtractor(llm, rules, (e) =>
+    logger.warn("LLM entity extraction failed; used the rules", { error: (e as Error).message }),
+  );
 }
 
 /** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
@@ -132,7 +183,10 @@ async function createGraphStore(config: Config, db: Db, clock: Clock, writes: Gr
   if (!g.enabled || !g.uri) return sqlite;
   // Loaded only when configured: importing neo4j-driver costs ~120 ms of start-up.
   const { Neo4jGraph } = await import("./graph/neo4j-graph");
-  return new MirroredGraph(sqlite, new Neo4jGraph({ uri: g.uri, user: g.user ?? "neo4j", password: g.password ?? "", clock }));
+  return new MirroredGraph(
+    sqlite,
+    new Neo4jGraph({ uri: g.uri, user: g.user ?? "neo4j", password: g.password ?? "", clock }),
+  );
 }
 
 export interface RunningServer {
@@ -160,9 +214,13 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
   // The model load is CPU-bound on this thread: it starts after one turn of the event loop, so the
   // requests already waiting (a health probe) are answered first, and /health says "loading" meanwhile.
   let stopping: Promise<void> | null = null;
-  const ready = new Promise((resolve) => setImmediate(resolve)).then(() => (stopping ? undefined : services.search.start()));
+  const ready = new Promise((resolve) => setImmediate(resolve)).then(() =>
+    stopping ? undefined : services.search.start(),
+  );
   // Then, in the background: vectors for memories stored under another model (or while the model was down).
-  void ready.then(() => (stopping ? 0 : services.search.reembedMissing())).catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
+  void ready
+    .then(() => (stopping ? 0 : services.search.reembedMissing()))
+    .catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
   return {
     url,
     port: server.port!,
@@ -177,7 +235,9 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
 }
 
 /** The seed's programmatic API: createServer(options) → { url, port, stop() }. */
-export async function createServer(options: ServerOptions = {}): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+export async function createServer(
+  options: ServerOptions = {},
+): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const { url, port, stop } = await startServer(loadConfig({ options, env: process.env }));
   return { url, port, stop };
 }

@@ -16,7 +16,10 @@ self.onmessage = async (event: MessageEvent) => {
     try {
       // The server created and migrated the store; a worker never makes one.
       if (!existsSync(msg.open.path)) throw new Error(`no store at ${msg.open.path}`);
-      const db = await openDb(msg.open.path, { nativeCacheDir: msg.open.nativeCacheDir, cacheMb: PAGE_CACHE_MB.shared });
+      const db = await openDb(msg.open.path, {
+        nativeCacheDir: msg.open.nativeCacheDir,
+        cacheMb: PAGE_CACHE_MB.shared,
+      });
       // Belt and braces: ranking never writes, and this connection never could.
       db.run("PRAGMA query_only = ON");
       ranker = new Ranker(db);
@@ -29,7 +32,8 @@ self.onmessage = async (event: MessageEvent) => {
   try {
     self.postMessage({ id: msg.id, hits: ranker!.rank(msg.req) });
   } catch (e) {
-    const err = e instanceof AppError ? { code: e.code, message: e.message, field: e.field } : { message: (e as Error).message };
+    const err =
+      e instanceof AppError ? { code: e.code, message: e.message, field: e.field } : { message: (e as Error).message };
     self.postMessage({ id: msg.id, error: err });
   }
 };

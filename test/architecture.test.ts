@@ -6,12 +6,18 @@ import { join, relative, dirname } from "node:path";
 const SRC = join(import.meta.dir, "..", "src");
 const files = [...new Glob("**/*.ts").scanSync(SRC)].filter((f) => !f.endsWith(".d.ts"));
 
-interface Import { from: string; spec: string; typeOnly: boolean }
+interface Import {
+  from: string;
+  spec: string;
+  typeOnly: boolean;
+}
 const imports: Import[] = files.flatMap((f) => {
   const text = require("node:fs").readFileSync(join(SRC, f), "utf8") as string;
   const out: Import[] = [];
-  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["']([^"']+)["']/gm)) out.push({ from: f, spec: m[3]!, typeOnly: !!m[2] });
-  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) out.push({ from: f, spec: m[1]!, typeOnly: false });
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+["']([^"']+)["']/gm))
+    out.push({ from: f, spec: m[3]!, typeOnly: !!m[2] });
+  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g))
+    out.push({ from: f, spec: m[1]!, typeOnly: false });
   return out;
 });
 
@@ -26,11 +32,90 @@ function moduleOf(i: Import): string | null {
 const moduleOfFile = (f: string) => (f.includes("/") ? f.split("/")[0]! : f.replace(/\.ts$/, ""));
 
 const FORBIDDEN: Record<string, string[]> = {
-  shared: ["config", "store", "search", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
-  config: ["store", "search", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
-  store: ["config", "search", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
-  search: ["config", "graph", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
-  graph: ["config", "search", "governance", "memory", "layers", "sessions", "facts", "http", "mcp", "sdk", "cli", "main", "app", "services"],
+  shared: [
+    "config",
+    "store",
+    "search",
+    "graph",
+    "governance",
+    "memory",
+    "layers",
+    "sessions",
+    "facts",
+    "http",
+    "mcp",
+    "sdk",
+    "cli",
+    "main",
+    "app",
+    "services",
+  ],
+  config: [
+    "store",
+    "search",
+    "graph",
+    "governance",
+    "memory",
+    "layers",
+    "sessions",
+    "facts",
+    "http",
+    "mcp",
+    "sdk",
+    "cli",
+    "main",
+    "app",
+    "services",
+  ],
+  store: [
+    "config",
+    "search",
+    "graph",
+    "governance",
+    "memory",
+    "layers",
+    "sessions",
+    "facts",
+    "http",
+    "mcp",
+    "sdk",
+    "cli",
+    "main",
+    "app",
+    "services",
+  ],
+  search: [
+    "config",
+    "graph",
+    "governance",
+    "memory",
+    "layers",
+    "sessions",
+    "facts",
+    "http",
+    "mcp",
+    "sdk",
+    "cli",
+    "main",
+    "app",
+    "services",
+  ],
+  graph: [
+    "config",
+    "search",
+    "governance",
+    "memory",
+    "layers",
+    "sessions",
+    "facts",
+    "http",
+    "mcp",
+    "sdk",
+    "cli",
+    "main",
+    "app",
+    "services",
+  ],
   governance: ["http", "mcp", "sdk", "cli", "main", "app"],
   memory: ["http", "mcp", "sdk", "cli", "main", "app"],
   layers: ["http", "mcp", "sdk", "cli", "main", "app"],
@@ -60,15 +145,31 @@ describe("architecture (DESIGN.md §3)", () => {
       const to = moduleOf(i);
       if (!to || to === from) return [];
       // search and graph may take the Db *type* from the store.
-      if ((from === "search" || from === "graph") && to === "store" && i.typeOnly && i.spec.endsWith("store/sqlite")) return [];
+      if ((from === "search" || from === "graph") && to === "store" && i.typeOnly && i.spec.endsWith("store/sqlite"))
+        return [];
       return FORBIDDEN[from]?.includes(to) ? [`${i.from} imports ${i.spec}`] : [];
     });
     expect(violations).toEqual([]);
   });
 
   test("the governance rules stay pure: no store, no services, no I/O", () => {
-    const pure = ["validate", "merge", "plan", "plan-summary", "templates", "durations", "retention-rules", "policy-checks", "policy.schema", "operations.schema"].map((f) => `governance/${f}.ts`);
-    const violations = imports.filter((i) => pure.includes(i.from) && (i.spec.startsWith("~/") && !i.spec.startsWith("~/shared/") || /^(bun:|node:)/.test(i.spec)));
+    const pure = [
+      "validate",
+      "merge",
+      "plan",
+      "plan-summary",
+      "templates",
+      "durations",
+      "retention-rules",
+      "policy-checks",
+      "policy.schema",
+      "operations.schema",
+    ].map((f) => `governance/${f}.ts`);
+    const violations = imports.filter(
+      (i) =>
+        pure.includes(i.from) &&
+        ((i.spec.startsWith("~/") && !i.spec.startsWith("~/shared/")) || /^(bun:|node:)/.test(i.spec)),
+    );
     expect(violations.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
   });
 
@@ -81,7 +182,9 @@ describe("architecture (DESIGN.md §3)", () => {
   });
 
   test("nothing reads the environment outside the config loader and the CLI", () => {
-    const readers = files.filter((f) => /process\.env\b|Bun\.env\b/.test(require("node:fs").readFileSync(join(SRC, f), "utf8")));
+    const readers = files.filter((f) =>
+      /process\.env\b|Bun\.env\b/.test(require("node:fs").readFileSync(join(SRC, f), "utf8")),
+    );
     expect(readers.filter((f) => !["config/load-config.ts", "main.ts", "cli/index.ts"].includes(f))).toEqual([]);
   });
 });

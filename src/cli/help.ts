@@ -10,7 +10,13 @@ export const COMMANDS: [string, string][] = [
 ];
 
 export function helpText(version: string): string {
-  const lines = [`engram ${version} — shared memory server for AI tools`, "", "Usage: engram [command] [--flag=value …]", "", "Commands:"];
+  const lines = [
+    `engram ${version} — shared memory server for AI tools`,
+    "",
+    "Usage: engram [command] [--flag=value …]",
+    "",
+    "Commands:",
+  ];
   for (const [c, d] of COMMANDS) lines.push(`  ${c.padEnd(14)}${d}`);
   lines.push("", "Settings (flag / environment variable):");
   for (const s of SETTINGS) {

@@ -10,7 +10,9 @@ export async function buildModel(config: Config): Promise<number> {
   const t0 = performance.now();
   const dir = await installBuiltinModel(config.modelsDir);
   const manifest = readValidManifest(dir);
-  console.log(`engram/glove-sif ready in ${dir} (sha256 ${manifest?.sha256}, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `engram/glove-sif ready in ${dir} (sha256 ${manifest?.sha256}, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   return EXIT.OK;
 }
 
@@ -23,12 +25,16 @@ export async function reindex(config: Config, opts: { graph?: boolean } = {}): P
   try {
     if (opts.graph) {
       const stats = await engine.graph.rebuildMirror();
-      console.log(`rebuilt the Neo4j graph: ${stats.users} users, ${stats.entities} entities, ${stats.relationships} relationships, ${stats.mentions} mentions`);
+      console.log(
+        `rebuilt the Neo4j graph: ${stats.users} users, ${stats.entities} entities, ${stats.relationships} relationships, ${stats.mentions} mentions`,
+      );
       return EXIT.OK;
     }
     const status = engine.search.status();
     if (status.semantic !== "ready") {
-      console.error(`engram: cannot reindex: embedding model ${status.model ?? "none"} is ${status.semantic}${status.error ? ` (${status.error})` : ""}`);
+      console.error(
+        `engram: cannot reindex: embedding model ${status.model ?? "none"} is ${status.semantic}${status.error ? ` (${status.error})` : ""}`,
+      );
       return EXIT.FAILURE;
     }
     const n = await engine.search.reembedMissing();

@@ -12,7 +12,9 @@ export async function mcp(config: Config): Promise<number> {
   const build = () =>
     (engine ??= buildServices(config, { logger }).then((e) => {
       // As in `serve`: vectors for memories stored under another model, in the background.
-      void e.search.reembedMissing().catch((err) => logger.error("re-embedding failed", { error: (err as Error).message }));
+      void e.search
+        .reembedMissing()
+        .catch((err) => logger.error("re-embedding failed", { error: (err as Error).message }));
       return e;
     }));
   const session = await serveStdio({ build, logger, defaultUserId: config.userId });

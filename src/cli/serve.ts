@@ -21,7 +21,8 @@ export async function serve(config: Config): Promise<number> {
   // The startup line waits for the model so it can say which search mode is live.
   await server.ready;
   const s = server.services.search.status();
-  const mode = s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
+  const mode =
+    s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
   console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);
   return stopped;
 }

@@ -41,7 +41,9 @@ export function resolveStorePath(url: string): string {
   if (url.startsWith("sqlite://")) path = url.slice("sqlite://".length);
   else if (url.startsWith("file:")) path = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[a-z][a-z0-9+.-]+:/i.test(url))
-    throw new ConfigError(`STORE_URL: unsupported scheme in '${url}'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path`);
+    throw new ConfigError(
+      `STORE_URL: unsupported scheme in '${url}'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path`,
+    );
   else path = url;
   if (!path) throw new ConfigError("STORE_URL: empty path; use sqlite:///abs/path.db or a bare path");
   return isAbsolute(path) ? path : resolve(path);
@@ -50,7 +52,8 @@ export function resolveStorePath(url: string): string {
 function parseFlags(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
   for (const arg of argv) {
-    if (!arg.startsWith("--")) throw new ConfigError(`unexpected argument '${arg}'; flags look like --port=3000 (see --help)`);
+    if (!arg.startsWith("--"))
+      throw new ConfigError(`unexpected argument '${arg}'; flags look like --port=3000 (see --help)`);
     const eq = arg.indexOf("=");
     const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
     const def = SETTINGS.find((s) => s.flag === name);
@@ -67,7 +70,10 @@ function coerce(def: SettingDef, raw: string, source: string): unknown {
     case "string":
       return raw;
     case "list":
-      return raw.split(",").map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     case "bool":
       if (/^(true|1|yes|on)$/i.test(raw)) return true;
       if (/^(false|0|no|off)$/i.test(raw)) return false;
@@ -102,7 +108,15 @@ function fromOptions(o: ServerOptions): Map<string, unknown> {
   put("logLevel", o.logLevel ?? (o.logging?.verbose ? "debug" : undefined));
   put("auth.enabled", o.auth?.enabled);
   const key = o.auth?.apiKey;
-  put("auth.apiKeys", typeof key === "string" ? key.split(",").map((s) => s.trim()).filter(Boolean) : key);
+  put(
+    "auth.apiKeys",
+    typeof key === "string"
+      ? key
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : key,
+  );
   put("embedding.apiKey", o.embedding?.apiKey);
   put("embedding.baseUrl", o.embedding?.baseUrl);
   put("embedding.model", o.embedding?.model ?? (o.embedding?.provider === "none" ? "none" : undefined));
@@ -150,8 +164,11 @@ function check(c: Config): void {
   if (c.auth.enabled && c.auth.apiKeys.length === 0)
     throw new ConfigError("MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY");
   if (!LOOPBACK.test(c.host) && !c.auth.enabled && !c.allowRemoteUnauthenticated)
-    throw new ConfigError(`MCP_HOST: refusing to listen on non-loopback '${c.host}' without auth; enable --auth or pass --allow-remote-unauthenticated`);
-  if (c.graph.enabled && !c.graph.uri) throw new ConfigError("GRAPH_DB_URI: required when GRAPH_DB_ENABLED is true (bolt:// or neo4j://)");
+    throw new ConfigError(
+      `MCP_HOST: refusing to listen on non-loopback '${c.host}' without auth; enable --auth or pass --allow-remote-unauthenticated`,
+    );
+  if (c.graph.enabled && !c.graph.uri)
+    throw new ConfigError("GRAPH_DB_URI: required when GRAPH_DB_ENABLED is true (bolt:// or neo4j://)");
   if (c.extractor.baseUrl && !/^https?:\/\//.test(c.extractor.baseUrl))
     throw new ConfigError(`EXTRACTOR_LLM_BASE_URL: '${c.extractor.baseUrl}' must start with http:// or https://`);
   if (c.graph.uri && !/^(bolt|neo4j)(\+s|\+ssc)?:\/\//.test(c.graph.uri))
@@ -170,7 +187,8 @@ export function loadConfig(input: { argv?: string[]; env?: Env; options?: Server
     setPath(config, key, coerce(def, raw, `--${def.flag}`));
   }
   for (const [key, value] of fromOptions(input.options ?? {})) setPath(config, key, value);
-  if (input.options?.cors) config.cors = { enabled: input.options.cors.enabled ?? true, origins: input.options.cors.origins ?? [] };
+  if (input.options?.cors)
+    config.cors = { enabled: input.options.cors.enabled ?? true, origins: input.options.cors.origins ?? [] };
   if (input.options?.logging) Object.assign(config.logging, input.options.logging);
   const c = config as Config;
   c.storePath = resolveStorePath(c.storeUrl);

@@ -9,7 +9,16 @@ export interface Fact {
   kind: FactKind;
 }
 
-export type FactKind = "identity" | "health" | "preference" | "relationship" | "location" | "possession" | "plan" | "explicit" | "statement";
+export type FactKind =
+  | "identity"
+  | "health"
+  | "preference"
+  | "relationship"
+  | "location"
+  | "possession"
+  | "plan"
+  | "explicit"
+  | "statement";
 
 export interface FactExtractor {
   extract(messages: { role: string; content: string }[]): Promise<Fact[]>;
@@ -20,8 +29,16 @@ const RULES: [RegExp, FactKind, number][] = [
   [/\b(?:remember|don'?t forget|note|keep in mind) that\b/i, "explicit", 0.95],
   [/\b(?:my name is|call me|i go by)\b/i, "identity", 0.95],
   [/\b(?:i'?m|i am) (?:allergic|intolerant|vegetarian|vegan|diabetic|pregnant|lactose)/i, "health", 0.95],
-  [/\b(?:i|we) (?:really |absolutely |don'?t |do not )?(?:love|like|prefer|enjoy|hate|dislike|can'?t stand|adore)\b/i, "preference", 0.9],
-  [/\bmy (?:\w+ ){0,2}(?:wife|husband|partner|son|daughter|sister|brother|mother|mom|father|dad|friend|boss|dog|cat|kids?|children)\b/i, "relationship", 0.85],
+  [
+    /\b(?:i|we) (?:really |absolutely |don'?t |do not )?(?:love|like|prefer|enjoy|hate|dislike|can'?t stand|adore)\b/i,
+    "preference",
+    0.9,
+  ],
+  [
+    /\bmy (?:\w+ ){0,2}(?:wife|husband|partner|son|daughter|sister|brother|mother|mom|father|dad|friend|boss|dog|cat|kids?|children)\b/i,
+    "relationship",
+    0.85,
+  ],
   [/\b(?:i|we) (?:live|work|study|moved|grew up|was born|am from|'m from)\b/i, "location", 0.9],
   [/\b(?:i'?m|i am) (?:a|an) \w+/i, "identity", 0.85],
   [/\bmy \w+(?: \w+)? (?:is|are|was|were)\b/i, "statement", 0.8],
@@ -31,7 +48,8 @@ const RULES: [RegExp, FactKind, number][] = [
 ];
 
 /** Greetings and acknowledgements, alone or strung together ("ok sure", "hi there!"). */
-const TRIVIAL = /^(?:(?:hi|hello|hey|there|thanks|thank you|ok|okay|sure|yes|no|bye|great|cool|good (?:morning|night))\b[\s,!.]*)+$/i;
+const TRIVIAL =
+  /^(?:(?:hi|hello|hey|there|thanks|thank you|ok|okay|sure|yes|no|bye|great|cool|good (?:morning|night))\b[\s,!.]*)+$/i;
 
 export function classify(sentence: string): Fact | null {
   const text = sentence.trim();

@@ -33,7 +33,15 @@ export class AuditLog {
   record(call: AuditCall): void {
     const org = call.memorySpaceId ? this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
     if (!this.policies.forOrg(org).policy.compliance.auditLogging) return;
-    this.buffer.push({ at: this.clock.now(), organization_id: org, memory_space_id: call.memorySpaceId ?? null, user_id: call.userId ?? null, method: call.method, path: call.path, status: call.status });
+    this.buffer.push({
+      at: this.clock.now(),
+      organization_id: org,
+      memory_space_id: call.memorySpaceId ?? null,
+      user_id: call.userId ?? null,
+      method: call.method,
+      path: call.path,
+      status: call.status,
+    });
     if (this.buffer.length >= MAX_BUFFER) this.flush();
     this.timer ??= setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref?.();
@@ -54,11 +62,17 @@ export class AuditLog {
     this.flush();
     const from = input.from === undefined ? 0 : parseDateInput(input.from);
     const to = input.to === undefined ? this.clock.now() : parseDateInput(input.to);
-    if (from === undefined) throw new GovernanceValidationError("INVALID_DATE_RANGE", "from must be an ISO date or epoch ms", "from");
-    if (to === undefined) throw new GovernanceValidationError("INVALID_DATE_RANGE", "to must be an ISO date or epoch ms", "to");
+    if (from === undefined)
+      throw new GovernanceValidationError("INVALID_DATE_RANGE", "from must be an ISO date or epoch ms", "from");
+    if (to === undefined)
+      throw new GovernanceValidationError("INVALID_DATE_RANGE", "to must be an ISO date or epoch ms", "to");
     const limit = input.limit === undefined ? 1000 : Number(input.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new GovernanceValidationError("INVALID_DATE_RANGE", "limit must be an integer from 1 to 10000", "limit");
-    const org = typeof input.organizationId === "string" && input.organizationId ? input.organizationId : this.policies.defaultOrg;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+      throw new GovernanceValidationError("INVALID_DATE_RANGE", "limit must be an integer from 1 to 10000", "limit");
+    const org =
+      typeof input.organizationId === "string" && input.organizationId
+        ? input.organizationId
+        : this.policies.defaultOrg;
     const entries = this.repo.audit(org, from, to, limit).map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
     return { success: true as const, entries };
   }

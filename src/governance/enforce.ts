@@ -14,7 +14,16 @@ import { applyPatch } from "./merge";
 import { isHeldByMinimumRetention } from "./retention-rules";
 import { validateEnforceOptions, validatePartialPolicy } from "./validate";
 import { planConversationBatch, planImmutableBatch, planMutableBatch, planVectorBatch, type PlanContext } from "./plan";
-import { addTallies, emptyTally, removalDueTimes, simulationImpact, tallyPlan, totals, type LayerTallies, type LayerTally } from "./plan-summary";
+import {
+  addTallies,
+  emptyTally,
+  removalDueTimes,
+  simulationImpact,
+  tallyPlan,
+  totals,
+  type LayerTallies,
+  type LayerTally,
+} from "./plan-summary";
 
 /** Records per batch: bounds memory and transaction length whatever the layer size. */
 export const BATCH = 500;
@@ -74,8 +83,15 @@ export class Enforcer {
   simulate(policy: unknown): SimulationImpact {
     validatePartialPolicy(policy);
     const { organizationId, memorySpaceId } = policy;
-    const scope = organizationId !== undefined || memorySpaceId !== undefined ? { organizationId, memorySpaceId } : undefined;
-    const run = this.run({ units: this.unitsOf(scope), layers: GOVERNANCE_LAYERS, now: this.clock.now(), apply: false, patch: policy });
+    const scope =
+      organizationId !== undefined || memorySpaceId !== undefined ? { organizationId, memorySpaceId } : undefined;
+    const run = this.run({
+      units: this.unitsOf(scope),
+      layers: GOVERNANCE_LAYERS,
+      now: this.clock.now(),
+      apply: false,
+      patch: policy,
+    });
     return simulationImpact(run.tallies);
   }
 
@@ -88,7 +104,10 @@ export class Enforcer {
       const org = scope.organizationId;
       return { spaces: all.filter((s) => orgOf(s) === org).map((s) => s.id), orgs: [org] };
     }
-    return { spaces: all.map((s) => s.id), orgs: [...new Set([this.policies.defaultOrg, ...this.inventory.organizations()])] };
+    return {
+      spaces: all.map((s) => s.id),
+      orgs: [...new Set([this.policies.defaultOrg, ...this.inventory.organizations()])],
+    };
   }
 
   /**
@@ -97,15 +116,24 @@ export class Enforcer {
    * memory orphaned by this run's deletions is purged by the next run.
    */
   run(o: RunOptions): RunResult {
-    const result: RunResult = { tallies: {}, due: { conversations: [], immutable: [], mutable: [], vector: [] }, orphansPurged: 0 };
+    const result: RunResult = {
+      tallies: {},
+      due: { conversations: [], immutable: [], mutable: [], vector: [] },
+      orphansPurged: 0,
+    };
     const add = (layer: GovernanceLayer, t: LayerTally, due: number[]) => {
       result.tallies[layer] = addTallies(result.tallies[layer] ?? emptyTally(), t);
       const earliest = due.reduce((a, b) => Math.min(a, b), result.due[layer][0] ?? Infinity);
       if (earliest !== Infinity) result.due[layer] = [earliest];
     };
-    const ctx = (policy: PolicyRules): PlanContext => ({ policy: o.patch ? applyPatch(policy, o.patch) : policy, now: o.now, rules: o.rules });
+    const ctx = (policy: PolicyRules): PlanContext => ({
+      policy: o.patch ? applyPatch(policy, o.patch) : policy,
+      now: o.now,
+      rules: o.rules,
+    });
     const spaces = o.units.spaces.map((space) => ({ space, ctx: ctx(this.policies.forSpace(space).policy) }));
-    if (o.layers.includes("vector")) for (const s of spaces) result.orphansPurged += this.vector(s.space, s.ctx, o.apply, add);
+    if (o.layers.includes("vector"))
+      for (const s of spaces) result.orphansPurged += this.vector(s.space, s.ctx, o.apply, add);
     if (o.layers.includes("conversations")) for (const s of spaces) this.conversations(s.space, s.ctx, o.apply, add);
     for (const org of o.units.orgs) {
       const c = ctx(this.policies.forOrg(org).policy);
@@ -122,7 +150,10 @@ export class Enforcer {
       const plan = planConversationBatch(ctx, batch);
       if (apply)
         this.tx(() => {
-          this.repo.archiveConversations(plan.archive.map((a) => a.id), ctx.now);
+          this.repo.archiveConversations(
+            plan.archive.map((a) => a.id),
+            ctx.now,
+          );
           this.repo.deleteConversations(plan.delete.map((a) => a.id));
         });
       add("conversations", tallyPlan(plan), removalDueTimes(plan));
@@ -161,7 +192,11 @@ export class Enforcer {
       const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now));
       if (apply) this.tx(() => this.purger.purgeMemories(purge));
       const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
-      add("vector", { ...emptyTally(), recordsPurged: purge.length, bytesFreed, held: batch.length - purge.length }, purge.map((m) => m.expiresAt));
+      add(
+        "vector",
+        { ...emptyTally(), recordsPurged: purge.length, bytesFreed, held: batch.length - purge.length },
+        purge.map((m) => m.expiresAt),
+      );
       after = batch.at(-1)!.rowid;
     }
   }
@@ -194,18 +229,33 @@ export class Enforcer {
     }
   }
 
-  private log(scope: PolicyScope, layers: readonly string[], rules: readonly string[], now: number, ms: number, run: RunResult): void {
+  private log(
+    scope: PolicyScope,
+    layers: readonly string[],
+    rules: readonly string[],
+    now: number,
+    ms: number,
+    run: RunResult,
+  ): void {
     const t = (l: GovernanceLayer) => run.tallies[l] ?? emptyTally();
     const all = Object.values(run.tallies).reduce(addTallies, emptyTally());
     this.gov.logEnforcement(newId(), {
       scope_kind: scope.memorySpaceId !== undefined ? "memorySpace" : "organization",
       scope_id: (scope.memorySpaceId ?? scope.organizationId)!,
-      layers: JSON.stringify(layers), rules: JSON.stringify(rules), enforced_at: now, duration_ms: ms,
-      conversations_purged: t("conversations").recordsPurged, conversations_archived: t("conversations").archived,
-      immutable_versions_deleted: t("immutable").versionsDeleted, immutable_entities_purged: t("immutable").recordsPurged,
-      vector_versions_deleted: t("vector").versionsDeleted, vector_memories_purged: t("vector").recordsPurged,
-      vector_orphans_purged: run.orphansPurged, mutable_keys_deleted: t("mutable").recordsPurged,
-      bytes_freed: all.bytesFreed, held: all.held,
+      layers: JSON.stringify(layers),
+      rules: JSON.stringify(rules),
+      enforced_at: now,
+      duration_ms: ms,
+      conversations_purged: t("conversations").recordsPurged,
+      conversations_archived: t("conversations").archived,
+      immutable_versions_deleted: t("immutable").versionsDeleted,
+      immutable_entities_purged: t("immutable").recordsPurged,
+      vector_versions_deleted: t("vector").versionsDeleted,
+      vector_memories_purged: t("vector").recordsPurged,
+      vector_orphans_purged: run.orphansPurged,
+      mutable_keys_deleted: t("mutable").recordsPurged,
+      bytes_freed: all.bytesFreed,
+      held: all.held,
     });
   }
 

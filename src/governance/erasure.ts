@@ -37,17 +37,29 @@ export class UserErasure implements Erasure, DeletionPolicy {
     const now = this.clock.now();
     const deleted: Counts = { vector: memories.deleted };
     const retained: Counts = {};
-    const count = (layer: string, kept: boolean) => ((kept ? retained : deleted)[layer] = ((kept ? retained : deleted)[layer] ?? 0) + 1);
+    const count = (layer: string, kept: boolean) =>
+      ((kept ? retained : deleted)[layer] = ((kept ? retained : deleted)[layer] ?? 0) + 1);
     if (memories.retained) retained.vector = memories.retained;
     this.conversations(userId, now, count);
     this.orgRecords(userId, now, count);
     if (this.sessions) deleted.sessions = this.sessions().deleteUser(userId);
-    this.gov.recordDeletionRequest({ id: newId(), userId, requestedAt: now, fulfilledAt: this.clock.now(), deleted: JSON.stringify(deleted), retained: JSON.stringify(retained) });
+    this.gov.recordDeletionRequest({
+      id: newId(),
+      userId,
+      requestedAt: now,
+      fulfilledAt: this.clock.now(),
+      deleted: JSON.stringify(deleted),
+      retained: JSON.stringify(retained),
+    });
     return { retained };
   }
 
   private conversations(userId: string, now: number, count: (layer: string, kept: boolean) => void): void {
-    const rows = this.db.query<{ id: string; space: string; t: number }, [string]>("SELECT id, memory_space_id AS space, last_message_at AS t FROM conversations WHERE user_id = ?").all(userId);
+    const rows = this.db
+      .query<{ id: string; space: string; t: number }, [string]>(
+        "SELECT id, memory_space_id AS space, last_message_at AS t FROM conversations WHERE user_id = ?",
+      )
+      .all(userId);
     const policyOf = memo((space: string) => this.policies.forSpace(space).policy);
     const del = this.db.query("DELETE FROM conversations WHERE id = ?");
     for (const r of rows) {
@@ -61,8 +73,18 @@ export class UserErasure implements Erasure, DeletionPolicy {
   private orgRecords(userId: string, now: number, count: (layer: string, kept: boolean) => void): void {
     const policyOf = memo((org: string) => this.policies.forOrg(org).policy);
     const layers = [
-      { layer: "immutable", select: "SELECT type AS a, id AS b, organization_id AS org, updated_at AS t FROM immutable_records WHERE user_id = ?", del: "DELETE FROM immutable_records WHERE type = ? AND id = ?" },
-      { layer: "mutable", select: "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?", del: "DELETE FROM mutable_entries WHERE namespace = ? AND key = ?" },
+      {
+        layer: "immutable",
+        select:
+          "SELECT type AS a, id AS b, organization_id AS org, updated_at AS t FROM immutable_records WHERE user_id = ?",
+        del: "DELETE FROM immutable_records WHERE type = ? AND id = ?",
+      },
+      {
+        layer: "mutable",
+        select:
+          "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?",
+        del: "DELETE FROM mutable_entries WHERE namespace = ? AND key = ?",
+      },
     ];
     for (const { layer, select, del } of layers) {
       const remove = this.db.query(del);
@@ -82,5 +104,3 @@ function memo<T>(fn: (k: string) => T): (k: string) => T {
     return m.get(k)!;
   };
 }
-
-

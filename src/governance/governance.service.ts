@@ -19,7 +19,14 @@ export class GovernanceService {
   readonly audit: AuditLog;
   readonly erasure: UserErasure;
 
-  constructor(deps: { db: Db; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger; sessions?: () => SessionEraser }) {
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    logger: Logger;
+    orgId: string;
+    purger: () => MemoryPurger;
+    sessions?: () => SessionEraser;
+  }) {
     const repo = new GovernanceRepo(deps.db);
     this.policies = new PolicyService(repo, deps.clock, deps.orgId);
     // The purger is the memory service, which itself needs this service's gate: resolve it late.
@@ -32,7 +39,8 @@ export class GovernanceService {
 
   setPolicy = (policy: unknown) => this.policies.setPolicy(policy);
   getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
-  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): void => this.policies.setAgentOverride(memorySpaceId, overrides);
+  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): void =>
+    this.policies.setAgentOverride(memorySpaceId, overrides);
   getTemplate = (name: unknown): PolicyRules => getTemplate(name);
   enforce = (options: unknown) => this.enforcer.enforce(options);
   simulate = (policy: unknown) => this.enforcer.simulate(policy);

@@ -19,7 +19,11 @@ const Usd = Type.Number({ description: "Estimated monthly USD: storageFreed × S
 export const EnforceOptions = Type.Object(
   {
     scope: Type.Optional(PolicyScope),
-    layers: Type.Optional(Type.Array(Type.String(), { description: "Any of conversations, immutable, mutable, vector; omitted = all four." })),
+    layers: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "Any of conversations, immutable, mutable, vector; omitted = all four.",
+      }),
+    ),
     rules: Type.Optional(Type.Array(Type.String(), { description: "Any of retention, purging; omitted = both." })),
   },
   { description: "Options of enforce; scope is required (checked by the validator)." },
@@ -84,16 +88,22 @@ export const ComplianceReportOptions = Type.Object(
   {
     organizationId: Type.Optional(Type.String()),
     memorySpaceId: Type.Optional(Type.String()),
-    period: Type.Optional(Type.Object({ start: DateInput, end: DateInput }, { description: "start strictly before end." })),
+    period: Type.Optional(
+      Type.Object({ start: DateInput, end: DateInput }, { description: "start strictly before end." }),
+    ),
   },
   { description: "Options of getComplianceReport (the SDK also accepts Date objects)." },
 );
 export type ComplianceReportOptions = Static<typeof ComplianceReportOptions>;
 
 export const COMPLIANCE_STATUSES = ["COMPLIANT", "WARNING", "NON_COMPLIANT"] as const;
-export const ComplianceStatus = Type.Union(COMPLIANCE_STATUSES.map((s) => Type.Literal(s)), {
-  description: "COMPLIANT: nothing held beyond its limit; WARNING: items due now; NON_COMPLIANT: overdue by more than a grace day, or deletion requests unfulfilled for 30 days.",
-});
+export const ComplianceStatus = Type.Union(
+  COMPLIANCE_STATUSES.map((s) => Type.Literal(s)),
+  {
+    description:
+      "COMPLIANT: nothing held beyond its limit; WARNING: items due now; NON_COMPLIANT: overdue by more than a grace day, or deletion requests unfulfilled for 30 days.",
+  },
+);
 export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
 
 export const ComplianceReport = Type.Object(
@@ -102,12 +112,29 @@ export const ComplianceReport = Type.Object(
     memorySpaceId: Type.Optional(Type.String()),
     period: Type.Object({ start: Type.Number(), end: Type.Number() }, { description: "Echoed, epoch ms." }),
     generatedAt: Type.Number({ description: "Epoch ms." }),
-    conversations: Type.Object({ total: Count(), deleted: Count(), archived: Count(), complianceStatus: ComplianceStatus }),
-    immutable: Type.Object({ entities: Count(), totalVersions: Count(), versionsDeleted: Count(), complianceStatus: ComplianceStatus }),
-    vector: Type.Object({ memories: Count(), versionsDeleted: Count(), orphanedCleaned: Count(), complianceStatus: ComplianceStatus }),
+    conversations: Type.Object({
+      total: Count(),
+      deleted: Count(),
+      archived: Count(),
+      complianceStatus: ComplianceStatus,
+    }),
+    immutable: Type.Object({
+      entities: Count(),
+      totalVersions: Count(),
+      versionsDeleted: Count(),
+      complianceStatus: ComplianceStatus,
+    }),
+    vector: Type.Object({
+      memories: Count(),
+      versionsDeleted: Count(),
+      orphanedCleaned: Count(),
+      complianceStatus: ComplianceStatus,
+    }),
     mutable: Type.Optional(Type.Object({ keys: Count(), keysDeleted: Count(), complianceStatus: ComplianceStatus })),
     dataRetention: Type.Object({
-      oldestRecord: Type.Union([Type.Number(), Type.Null()], { description: "Epoch ms of the oldest record; null when empty." }),
+      oldestRecord: Type.Union([Type.Number(), Type.Null()], {
+        description: "Epoch ms of the oldest record; null when empty.",
+      }),
       withinPolicy: Type.Boolean(),
     }),
     userRequests: Type.Object({

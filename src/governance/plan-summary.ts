@@ -27,7 +27,13 @@ export interface LayerTally {
   held: number;
 }
 
-export const emptyTally = (): LayerTally => ({ versionsDeleted: 0, recordsPurged: 0, archived: 0, bytesFreed: 0, held: 0 });
+export const emptyTally = (): LayerTally => ({
+  versionsDeleted: 0,
+  recordsPurged: 0,
+  archived: 0,
+  bytesFreed: 0,
+  held: 0,
+});
 
 /** The removals of a plan, split into version deletions and whole-record deletions. */
 export function removals(plan: LayerPlan): { versions: Planned[]; records: Planned[] } {
@@ -66,9 +72,17 @@ export const addTallies = (a: LayerTally, b: LayerTally): LayerTally => ({
 export type LayerTallies = Partial<Record<GovernanceLayer, LayerTally>>;
 
 /** Totals over layers: the counts of EnforcementResult (storageFreed in MB). */
-export function totals(tallies: LayerTallies): { versionsDeleted: number; recordsPurged: number; storageFreed: number } {
+export function totals(tallies: LayerTallies): {
+  versionsDeleted: number;
+  recordsPurged: number;
+  storageFreed: number;
+} {
   const sum = Object.values(tallies).reduce(addTallies, emptyTally());
-  return { versionsDeleted: sum.versionsDeleted, recordsPurged: sum.recordsPurged, storageFreed: bytesToMB(sum.bytesFreed) };
+  return {
+    versionsDeleted: sum.versionsDeleted,
+    recordsPurged: sum.recordsPurged,
+    storageFreed: bytesToMB(sum.bytesFreed),
+  };
 }
 
 /** simulate's answer; layers without a tally count as zero. */
@@ -83,6 +97,11 @@ export function simulationImpact(tallies: LayerTallies): SimulationImpact {
     recordsAffected: t.recordsPurged,
     storageFreed: t.storageFreed,
     costSavings: costSavingsUsd(t.storageFreed),
-    breakdown: { conversations: layer("conversations"), immutable: layer("immutable"), mutable: layer("mutable"), vector: layer("vector") },
+    breakdown: {
+      conversations: layer("conversations"),
+      immutable: layer("immutable"),
+      mutable: layer("mutable"),
+      vector: layer("vector"),
+    },
   };
 }

@@ -6,7 +6,10 @@ import { optionalDurationMs, parseDuration } from "./durations";
 import type { EnforcementRule } from "./operations.schema";
 import type { PolicyRules } from "./policy.schema";
 import {
-  excessVersions, immutableVersionsToKeep, isHeldByMinimumRetention, vectorVersionsToKeep,
+  excessVersions,
+  immutableVersionsToKeep,
+  isHeldByMinimumRetention,
+  vectorVersionsToKeep,
   type VersionSummary,
 } from "./retention-rules";
 
@@ -18,9 +21,15 @@ export interface PlanContext {
 }
 
 export type PlanReason =
-  | "retention.deleteAfter" | "retention.archiveAfter" | "purging.deleteInactiveAfter"
-  | "retention.versions" | "retention.byType.deleteAfter" | "purging.purgeUnusedAfter"
-  | "retention.ttl" | "purging.purgeInactiveAfter" | "purging.deleteUnaccessedAfter"
+  | "retention.deleteAfter"
+  | "retention.archiveAfter"
+  | "purging.deleteInactiveAfter"
+  | "retention.versions"
+  | "retention.byType.deleteAfter"
+  | "purging.purgeUnusedAfter"
+  | "retention.ttl"
+  | "purging.purgeInactiveAfter"
+  | "purging.deleteUnaccessedAfter"
   | "purging.deleteOrphaned";
 
 /** Every action says why, and since when it has been due (for WARNING/NON_COMPLIANT). */
@@ -30,7 +39,10 @@ export interface Planned {
   dueAt: number;
 }
 
-interface Candidate { reason: PlanReason; dueAt: number }
+interface Candidate {
+  reason: PlanReason;
+  dueAt: number;
+}
 
 const ruleOn = (ctx: PlanContext, rule: EnforcementRule) => !ctx.rules || ctx.rules.includes(rule);
 
@@ -59,15 +71,25 @@ export interface ConversationSummary {
   /** Bytes of the conversation and its messages. */
   bytes: number;
 }
-export interface ConversationAction extends Planned { id: string }
-export interface ConversationPlan { archive: ConversationAction[]; delete: ConversationAction[]; held: number }
+export interface ConversationAction extends Planned {
+  id: string;
+}
+export interface ConversationPlan {
+  archive: ConversationAction[];
+  delete: ConversationAction[];
+  held: number;
+}
 
 /** Retention: archive past archiveAfter, delete past deleteAfter (age from creation). Purging: inactivity when autoDelete. */
 export function planConversationBatch(ctx: PlanContext, items: readonly ConversationSummary[]): ConversationPlan {
-  const { policy: { conversations: c }, now } = ctx;
+  const {
+    policy: { conversations: c },
+    now,
+  } = ctx;
   const plan: ConversationPlan = { archive: [], delete: [], held: 0 };
   const retention = ruleOn(ctx, "retention");
-  const inactiveMs = ruleOn(ctx, "purging") && c.purging.autoDelete ? optionalDurationMs(c.purging.deleteInactiveAfter) : undefined;
+  const inactiveMs =
+    ruleOn(ctx, "purging") && c.purging.autoDelete ? optionalDurationMs(c.purging.deleteInactiveAfter) : undefined;
   for (const conv of items) {
     const lastAt = conv.lastMessageAt ?? conv.createdAt;
     const removal = firstDue(now, [
@@ -79,9 +101,10 @@ export function planConversationBatch(ctx: PlanContext, items: readonly Conversa
       continue;
     }
     if (removal) plan.held += 1;
-    const archive = retention && conv.archivedAt == null
-      ? firstDue(now, [after("retention.archiveAfter", conv.createdAt, optionalDurationMs(c.retention.archiveAfter))])
-      : undefined;
+    const archive =
+      retention && conv.archivedAt == null
+        ? firstDue(now, [after("retention.archiveAfter", conv.createdAt, optionalDurationMs(c.retention.archiveAfter))])
+        : undefined;
     if (archive) plan.archive.push({ id: conv.id, bytes: conv.bytes, ...archive });
   }
   return plan;
@@ -98,17 +121,34 @@ export interface ImmutableSummary {
   /** Every version, the current one included. */
   versions: VersionSummary[];
 }
-export interface ImmutableVersionAction extends Planned { type: string; id: string; version: number }
-export interface ImmutableEntityAction extends Planned { type: string; id: string }
-export interface ImmutablePlan { deleteVersions: ImmutableVersionAction[]; purgeEntities: ImmutableEntityAction[]; held: number }
+export interface ImmutableVersionAction extends Planned {
+  type: string;
+  id: string;
+  version: number;
+}
+export interface ImmutableEntityAction extends Planned {
+  type: string;
+  id: string;
+}
+export interface ImmutablePlan {
+  deleteVersions: ImmutableVersionAction[];
+  purgeEntities: ImmutableEntityAction[];
+  held: number;
+}
 
 function immutableRemoval(ctx: PlanContext, e: ImmutableSummary, newest: number): Candidate | undefined {
   const { immutable } = ctx.policy;
   const rule = Object.hasOwn(immutable.retention.byType, e.type) ? immutable.retention.byType[e.type] : undefined;
   return firstDue(ctx.now, [
-    ruleOn(ctx, "retention") ? after("retention.byType.deleteAfter", e.createdAt, optionalDurationMs(rule?.deleteAfter)) : undefined,
+    ruleOn(ctx, "retention")
+      ? after("retention.byType.deleteAfter", e.createdAt, optionalDurationMs(rule?.deleteAfter))
+      : undefined,
     ruleOn(ctx, "purging")
-      ? after("purging.purgeUnusedAfter", e.lastUsedAt ?? newest, optionalDurationMs(immutable.purging.purgeUnusedAfter))
+      ? after(
+          "purging.purgeUnusedAfter",
+          e.lastUsedAt ?? newest,
+          optionalDurationMs(immutable.purging.purgeUnusedAfter),
+        )
       : undefined,
   ]);
 }
@@ -127,8 +167,18 @@ export function planImmutableBatch(ctx: PlanContext, items: readonly ImmutableSu
     if (removal) plan.held += 1;
     if (!trim) continue;
     for (const v of excessVersions(e.versions, immutableVersionsToKeep(ctx.policy, e.type))) {
-      if (isHeldByMinimumRetention(ctx.policy, v.createdAt, ctx.now)) { plan.held += 1; continue; }
-      plan.deleteVersions.push({ type: e.type, id: e.id, version: v.version, bytes: v.bytes, reason: "retention.versions", dueAt: v.dueAt });
+      if (isHeldByMinimumRetention(ctx.policy, v.createdAt, ctx.now)) {
+        plan.held += 1;
+        continue;
+      }
+      plan.deleteVersions.push({
+        type: e.type,
+        id: e.id,
+        version: v.version,
+        bytes: v.bytes,
+        reason: "retention.versions",
+        dueAt: v.dueAt,
+      });
     }
   }
   return plan;
@@ -146,8 +196,14 @@ export interface MutableSummary {
   expiresAt?: number | null;
   bytes: number;
 }
-export interface MutableKeyAction extends Planned { namespace: string; key: string }
-export interface MutablePlan { deleteKeys: MutableKeyAction[]; held: number }
+export interface MutableKeyAction extends Planned {
+  namespace: string;
+  key: string;
+}
+export interface MutablePlan {
+  deleteKeys: MutableKeyAction[];
+  held: number;
+}
 
 function mutableRemoval(ctx: PlanContext, k: MutableSummary): Candidate | undefined {
   const { retention, purging } = ctx.policy.mutable;
@@ -156,9 +212,15 @@ function mutableRemoval(ctx: PlanContext, k: MutableSummary): Candidate | undefi
   const purge = ruleOn(ctx, "purging");
   return firstDue(ctx.now, [
     ruleOn(ctx, "retention") && expiry !== undefined ? { reason: "retention.ttl", dueAt: expiry } : undefined,
-    purge ? after("purging.purgeInactiveAfter", k.updatedAt, optionalDurationMs(retention.purgeInactiveAfter)) : undefined,
+    purge
+      ? after("purging.purgeInactiveAfter", k.updatedAt, optionalDurationMs(retention.purgeInactiveAfter))
+      : undefined,
     purge && purging.autoDelete
-      ? after("purging.deleteUnaccessedAfter", k.accessedAt ?? k.updatedAt, optionalDurationMs(purging.deleteUnaccessedAfter))
+      ? after(
+          "purging.deleteUnaccessedAfter",
+          k.accessedAt ?? k.updatedAt,
+          optionalDurationMs(purging.deleteUnaccessedAfter),
+        )
       : undefined,
   ]);
 }
@@ -169,7 +231,10 @@ export function planMutableBatch(ctx: PlanContext, items: readonly MutableSummar
   for (const k of items) {
     const removal = mutableRemoval(ctx, k);
     if (!removal) continue;
-    if (isHeldByMinimumRetention(ctx.policy, k.updatedAt, ctx.now)) { plan.held += 1; continue; }
+    if (isHeldByMinimumRetention(ctx.policy, k.updatedAt, ctx.now)) {
+      plan.held += 1;
+      continue;
+    }
     plan.deleteKeys.push({ namespace: k.namespace, key: k.key, bytes: k.bytes, ...removal });
   }
   return plan;
@@ -189,9 +254,18 @@ export interface VectorSummary {
   immutableRef?: string | null;
   immutableRefExists?: boolean;
 }
-export interface VectorVersionAction extends Planned { memoryId: string; version: number }
-export interface VectorMemoryAction extends Planned { id: string }
-export interface VectorPlan { deleteVersions: VectorVersionAction[]; purgeMemories: VectorMemoryAction[]; held: number }
+export interface VectorVersionAction extends Planned {
+  memoryId: string;
+  version: number;
+}
+export interface VectorMemoryAction extends Planned {
+  id: string;
+}
+export interface VectorPlan {
+  deleteVersions: VectorVersionAction[];
+  purgeMemories: VectorMemoryAction[];
+  held: number;
+}
 
 /** Has at least one reference, and none of its references resolves. */
 export function isOrphan(m: VectorSummary): boolean {
@@ -211,15 +285,29 @@ export function planVectorBatch(ctx: PlanContext, items: readonly VectorSummary[
     if (orphans && isOrphan(m)) {
       // The moment the reference vanished is unknown, so an orphan is "due now", never overdue.
       if (!isHeldByMinimumRetention(policy, newestAt(m.versions, m.createdAt), now)) {
-        plan.purgeMemories.push({ id: m.id, bytes: sumBytes(m.versions), reason: "purging.deleteOrphaned", dueAt: now });
+        plan.purgeMemories.push({
+          id: m.id,
+          bytes: sumBytes(m.versions),
+          reason: "purging.deleteOrphaned",
+          dueAt: now,
+        });
         continue;
       }
       plan.held += 1;
     }
     if (!trim) continue;
     for (const v of excessVersions(m.versions, vectorVersionsToKeep(policy, m.importance, m.sourceType))) {
-      if (isHeldByMinimumRetention(policy, v.createdAt, now)) { plan.held += 1; continue; }
-      plan.deleteVersions.push({ memoryId: m.id, version: v.version, bytes: v.bytes, reason: "retention.versions", dueAt: v.dueAt });
+      if (isHeldByMinimumRetention(policy, v.createdAt, now)) {
+        plan.held += 1;
+        continue;
+      }
+      plan.deleteVersions.push({
+        memoryId: m.id,
+        version: v.version,
+        bytes: v.bytes,
+        reason: "retention.versions",
+        dueAt: v.dueAt,
+      });
     }
   }
   return plan;

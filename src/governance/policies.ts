@@ -21,7 +21,10 @@ const CACHE_MS = 2000;
 
 export class PolicyService implements WriteGate {
   private readonly cache = new Map<string, { at: number; value: GovernancePolicyPatch | null }>();
-  private readonly mergedCache = new Map<string, { org: GovernancePolicyPatch | null; space: GovernancePolicyPatch | null; policy: PolicyRules }>();
+  private readonly mergedCache = new Map<
+    string,
+    { org: GovernancePolicyPatch | null; space: GovernancePolicyPatch | null; policy: PolicyRules }
+  >();
 
   constructor(
     private readonly repo: GovernanceRepo,
@@ -36,10 +39,16 @@ export class PolicyService implements WriteGate {
     const id = newId();
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    if (memorySpaceId !== undefined && organizationId !== undefined) this.repo.registerSpace(memorySpaceId, organizationId, now);
+    if (memorySpaceId !== undefined && organizationId !== undefined)
+      this.repo.registerSpace(memorySpaceId, organizationId, now);
     this.repo.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
     this.cache.clear();
-    return { success: true, policyId: id, appliedAt: now, scope: kind === "memorySpace" ? { memorySpaceId: scopeId } : { organizationId: scopeId } } as PolicyResult;
+    return {
+      success: true,
+      policyId: id,
+      appliedAt: now,
+      scope: kind === "memorySpace" ? { memorySpaceId: scopeId } : { organizationId: scopeId },
+    } as PolicyResult;
   }
 
   setAgentOverride(memorySpaceId: unknown, overrides: unknown): void {
@@ -59,7 +68,11 @@ export class PolicyService implements WriteGate {
     if (memorySpaceId !== undefined) {
       const org = organizationId ?? this.orgOf(memorySpaceId);
       // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
-      return { ...(organizationId !== undefined ? { organizationId } : {}), memorySpaceId, ...structuredClone(this.forSpace(memorySpaceId, org).policy) };
+      return {
+        ...(organizationId !== undefined ? { organizationId } : {}),
+        memorySpaceId,
+        ...structuredClone(this.forSpace(memorySpaceId, org).policy),
+      };
     }
     if (organizationId !== undefined) return { organizationId, ...structuredClone(this.forOrg(organizationId).policy) };
     return effectivePolicy();
@@ -98,7 +111,11 @@ export class PolicyService implements WriteGate {
     if (!requiresJustification(policy, input.importance, explicit)) return;
     const j = input.metadata.justification;
     if (typeof j !== "string" || !j.trim())
-      throw new AppError("VALIDATION_ERROR", `importance ${input.importance} requires a non-empty metadata.justification under the ${policy.compliance.mode} policy of '${input.memorySpaceId}'`, "metadata.justification");
+      throw new AppError(
+        "VALIDATION_ERROR",
+        `importance ${input.importance} requires a non-empty metadata.justification under the ${policy.compliance.mode} policy of '${input.memorySpaceId}'`,
+        "metadata.justification",
+      );
   }
 
   private stored(kind: ScopeKind, id: string): GovernancePolicyPatch | null {
@@ -125,6 +142,7 @@ function deepFreeze<T>(value: T): T {
 function checkScope(scope: PolicyScope): void {
   for (const key of ["organizationId", "memorySpaceId"] as const) {
     const v = scope[key];
-    if (v !== undefined && (typeof v !== "string" || !v.trim())) throw new GovernanceValidationError("INVALID_SCOPE", `${key} must be a non-empty string`, key);
+    if (v !== undefined && (typeof v !== "string" || !v.trim()))
+      throw new GovernanceValidationError("INVALID_SCOPE", `${key} must be a non-empty string`, key);
   }
 }

@@ -25,7 +25,15 @@ export function at(root: Obj, path: string): unknown {
 }
 
 const describe = (v: unknown): string =>
-  v === undefined ? "nothing" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "string" ? JSON.stringify(v) : typeof v;
+  v === undefined
+    ? "nothing"
+    : v === null
+      ? "null"
+      : Array.isArray(v)
+        ? "an array"
+        : typeof v === "string"
+          ? JSON.stringify(v)
+          : typeof v;
 
 function requireObject(p: Obj, path: string, required: boolean): void {
   const v = at(p, path);
@@ -88,8 +96,15 @@ function durationSlots(p: Obj): DurationSlot[] {
     const byType = at(p, "immutable.retention.byType");
     if (!isObj(byType)) return [];
     // Type names may contain dots, so values are read directly rather than via at().
-    return Object.entries(byType).map(([t, rule]) =>
-      [`immutable.retention.byType.${t}.deleteAfter`, isObj(rule) ? rule.deleteAfter : undefined, false, true] as const);
+    return Object.entries(byType).map(
+      ([t, rule]) =>
+        [
+          `immutable.retention.byType.${t}.deleteAfter`,
+          isObj(rule) ? rule.deleteAfter : undefined,
+          false,
+          true,
+        ] as const,
+    );
   });
 }
 
@@ -99,8 +114,11 @@ export function checkDurations(p: Obj, full: boolean): void {
     if (v === undefined && !(required && full)) continue;
     if (v === null && nullable) continue;
     if (parseDuration(v) === undefined) {
-      fail("INVALID_PERIOD_FORMAT", path,
-        `${path} must be a duration like 30m, 24h, 7d or 7y (integer + m|h|d|y), got ${describe(v)}`);
+      fail(
+        "INVALID_PERIOD_FORMAT",
+        path,
+        `${path} must be a duration like 30m, 24h, 7d or 7y (integer + m|h|d|y), got ${describe(v)}`,
+      );
     }
   }
 }
@@ -118,8 +136,12 @@ function checkCountMap(p: Obj, path: string, entryKey: string | undefined, full:
   if (map === undefined || map === null) return; // absence of a required map is a tail check
   if (!isObj(map)) fail("INVALID_VERSIONS", path, `${path} must be an object keyed by name, got ${describe(map)}`);
   for (const [name, entry] of Object.entries(map)) {
-    if (entryKey === undefined) { checkVersionCount(entry, `${path}.${name}`); continue; }
-    if (!isObj(entry)) fail("INVALID_VERSIONS", `${path}.${name}`, `${path}.${name} must be an object like {versionsToKeep: 10}`);
+    if (entryKey === undefined) {
+      checkVersionCount(entry, `${path}.${name}`);
+      continue;
+    }
+    if (!isObj(entry))
+      fail("INVALID_VERSIONS", `${path}.${name}`, `${path}.${name} must be an object like {versionsToKeep: 10}`);
     if (full || entry[entryKey] !== undefined) checkVersionCount(entry[entryKey], `${path}.${name}.${entryKey}`);
   }
 }
@@ -137,16 +159,22 @@ export function checkVersions(p: Obj, full: boolean): void {
 const isRangeEnd = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 function checkImportanceEntry(entry: unknown, path: string): readonly [number, number] {
-  if (!isObj(entry)) fail("INVALID_IMPORTANCE_RANGE", path, `${path} must be an object like {range: [0, 20], versions: 1}`);
+  if (!isObj(entry))
+    fail("INVALID_IMPORTANCE_RANGE", path, `${path} must be an object like {range: [0, 20], versions: 1}`);
   const range = entry.range;
   if (!Array.isArray(range) || range.length !== 2 || !isRangeEnd(range[0]) || !isRangeEnd(range[1])) {
-    fail("INVALID_IMPORTANCE_RANGE", `${path}.range`, `${path}.range must be a pair of numbers [min, max], got ${JSON.stringify(range) ?? "nothing"}`);
+    fail(
+      "INVALID_IMPORTANCE_RANGE",
+      `${path}.range`,
+      `${path}.range must be a pair of numbers [min, max], got ${JSON.stringify(range) ?? "nothing"}`,
+    );
   }
   const [min, max] = range as [number, number];
   if (min < 0 || min > 100 || max < 0 || max > 100) {
     fail("INVALID_IMPORTANCE_RANGE", `${path}.range`, `${path}.range [${min}, ${max}] must lie within 0–100`);
   }
-  if (min >= max) fail("INVALID_IMPORTANCE_RANGE", `${path}.range`, `${path}.range [${min}, ${max}] must have min < max`);
+  if (min >= max)
+    fail("INVALID_IMPORTANCE_RANGE", `${path}.range`, `${path}.range [${min}, ${max}] must have min < max`);
   checkVersionCount(entry.versions, `${path}.versions`);
   return [min, max];
 }
@@ -156,15 +184,19 @@ export function checkImportance(p: Obj, full: boolean): void {
   const path = "vector.retention.byImportance";
   const list = at(p, path);
   if (list === undefined && !full) return;
-  if (!Array.isArray(list)) fail("INVALID_IMPORTANCE_RANGE", path, `${path} must be an array of {range, versions}, got ${describe(list)}`);
+  if (!Array.isArray(list))
+    fail("INVALID_IMPORTANCE_RANGE", path, `${path} must be an array of {range, versions}, got ${describe(list)}`);
   const seen: (readonly [number, number])[] = [];
   list.forEach((entry, i) => {
     const [min, max] = checkImportanceEntry(entry, `${path}[${i}]`);
     const j = seen.findIndex(([a, b]) => min <= b && a <= max);
     const other = seen[j];
     if (other) {
-      fail("OVERLAPPING_IMPORTANCE_RANGES", `${path}[${i}].range`,
-        `${path}[${i}].range [${min}, ${max}] overlaps ${path}[${j}].range [${other[0]}, ${other[1]}] (ends are inclusive)`);
+      fail(
+        "OVERLAPPING_IMPORTANCE_RANGES",
+        `${path}[${i}].range`,
+        `${path}[${i}].range [${min}, ${max}] overlaps ${path}[${j}].range [${other[0]}, ${other[1]}] (ends are inclusive)`,
+      );
     }
     seen.push([min, max]);
   });
@@ -174,7 +206,11 @@ export function checkMode(p: Obj, full: boolean): void {
   const mode = at(p, "compliance.mode");
   if (mode === undefined && !full) return;
   if (!(COMPLIANCE_MODES as readonly unknown[]).includes(mode)) {
-    fail("INVALID_COMPLIANCE_MODE", "compliance.mode", `compliance.mode must be one of ${COMPLIANCE_MODES.join(", ")}, got ${describe(mode)}`);
+    fail(
+      "INVALID_COMPLIANCE_MODE",
+      "compliance.mode",
+      `compliance.mode must be one of ${COMPLIANCE_MODES.join(", ")}, got ${describe(mode)}`,
+    );
   }
 }
 

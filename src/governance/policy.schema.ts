@@ -72,7 +72,11 @@ export const ImmutablePolicy = obj(
 // ── mutable ────────────────────────────────────────────────────────────────────
 export const MutableRetention = obj(
   {
-    defaultTTL: opt(Type.Union([Duration("TTL for keys without their own."), Type.Null()], { description: "null = keys without their own TTL never expire." })),
+    defaultTTL: opt(
+      Type.Union([Duration("TTL for keys without their own."), Type.Null()], {
+        description: "null = keys without their own TTL never expire.",
+      }),
+    ),
     purgeInactiveAfter: opt(Duration("Delete keys not updated for this long.")),
   },
   "Mutable key retention.",
@@ -92,7 +96,9 @@ export const MutablePolicy = obj(
 // ── vector ─────────────────────────────────────────────────────────────────────
 export const ImportanceRule = obj(
   {
-    range: Type.Tuple([Type.Number(), Type.Number()], { description: "[min, max], inclusive, within 0–100, min < max; ranges must not overlap." }),
+    range: Type.Tuple([Type.Number(), Type.Number()], {
+      description: "[min, max], inclusive, within 0–100, min < max; ranges must not overlap.",
+    }),
     versions: VersionCount("Versions kept per memory whose importance is in range."),
   },
   "Versions to keep for an importance range.",
@@ -103,7 +109,8 @@ export const VectorRetention = obj(
     byImportance: Type.Array(ImportanceRule, { description: "First range containing the memory's importance wins." }),
     bySourceType: opt(
       Type.Record(Type.String(), VersionCount("Versions kept."), {
-        description: "Versions by source type (conversation, a2a, system, tool); used when no importance range matches.",
+        description:
+          "Versions by source type (conversation, a2a, system, tool); used when no importance range matches.",
       }),
     ),
   },
@@ -164,7 +171,9 @@ export const CompliancePolicy = obj(
   {
     mode: Type.String({ description: "GDPR, HIPAA, SOC2, FINRA or Custom." }),
     dataRetentionYears: Type.Number({ description: "Minimum retention in years (enforced in FINRA and HIPAA modes)." }),
-    requireJustification: Type.Array(Type.Number(), { description: "Importance levels (0–100) whose writes need metadata.justification." }),
+    requireJustification: Type.Array(Type.Number(), {
+      description: "Importance levels (0–100) whose writes need metadata.justification.",
+    }),
     auditLogging: Type.Boolean({ description: "Write every API call of the scope to the audit log." }),
   },
   "Compliance settings.",
@@ -199,30 +208,42 @@ export const GovernancePolicyPatch = Type.Partial(
   Type.Object({
     organizationId: PolicyScope.properties.organizationId,
     memorySpaceId: PolicyScope.properties.memorySpaceId,
-    conversations: Type.Partial(Type.Object({
-      retention: part(ConversationsRetention, "Conversation retention."),
-      purging: part(ConversationsPurging, "Conversation purging."),
-    })),
-    immutable: Type.Partial(Type.Object({
-      retention: Type.Partial(Type.Object({
-        defaultVersions: ImmutableRetention.properties.defaultVersions,
-        byType: Type.Record(Type.String(), part(ImmutableTypeRule, "Per-type rule.")),
-      })),
-      purging: part(ImmutablePurging, "Immutable record purging."),
-    })),
-    mutable: Type.Partial(Type.Object({
-      retention: part(MutableRetention, "Mutable key retention."),
-      purging: part(MutablePurging, "Mutable key purging."),
-    })),
-    vector: Type.Partial(Type.Object({
-      retention: part(VectorRetention, "Vector memory retention."),
-      purging: part(VectorPurging, "Vector memory purging."),
-    })),
-    sessions: Type.Partial(Type.Object({
-      lifecycle: part(SessionsLifecycle, "Session lifecycle."),
-      cleanup: part(SessionsCleanup, "Session cleanup."),
-      limits: part(SessionsLimits, "Session limits."),
-    })),
+    conversations: Type.Partial(
+      Type.Object({
+        retention: part(ConversationsRetention, "Conversation retention."),
+        purging: part(ConversationsPurging, "Conversation purging."),
+      }),
+    ),
+    immutable: Type.Partial(
+      Type.Object({
+        retention: Type.Partial(
+          Type.Object({
+            defaultVersions: ImmutableRetention.properties.defaultVersions,
+            byType: Type.Record(Type.String(), part(ImmutableTypeRule, "Per-type rule.")),
+          }),
+        ),
+        purging: part(ImmutablePurging, "Immutable record purging."),
+      }),
+    ),
+    mutable: Type.Partial(
+      Type.Object({
+        retention: part(MutableRetention, "Mutable key retention."),
+        purging: part(MutablePurging, "Mutable key purging."),
+      }),
+    ),
+    vector: Type.Partial(
+      Type.Object({
+        retention: part(VectorRetention, "Vector memory retention."),
+        purging: part(VectorPurging, "Vector memory purging."),
+      }),
+    ),
+    sessions: Type.Partial(
+      Type.Object({
+        lifecycle: part(SessionsLifecycle, "Session lifecycle."),
+        cleanup: part(SessionsCleanup, "Session cleanup."),
+        limits: part(SessionsLimits, "Session limits."),
+      }),
+    ),
     compliance: part(CompliancePolicy, "Compliance settings."),
   }),
   { description: "A partial governance policy; present parts are deep-merged over lower levels." },

@@ -30,23 +30,53 @@ export class Reports {
     const now = this.clock.now();
     const units = this.enforcer.unitsOf(scope);
     const org = units.orgs[0] ?? null;
-    const dry = this.enforcer.run({ units, layers: ["conversations", "immutable", "mutable", "vector"], now, apply: false });
+    const dry = this.enforcer.run({
+      units,
+      layers: ["conversations", "immutable", "mutable", "vector"],
+      now,
+      apply: false,
+    });
     const log = this.logFor(units.spaces, org, start, end);
     const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
     const unfulfilled = this.gov.oldestUnfulfilledRequest() ?? undefined;
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
     const imm = org ? this.inventory.immutable(org) : { entities: 0, versions: 0 };
-    const policy = scope.memorySpaceId !== undefined ? this.policies.forSpace(scope.memorySpaceId).policy : this.policies.forOrg(org!).policy;
+    const policy =
+      scope.memorySpaceId !== undefined
+        ? this.policies.forSpace(scope.memorySpaceId).policy
+        : this.policies.forOrg(org!).policy;
     const oldest = this.inventory.oldest(units.spaces, org);
     return {
       ...scope,
       period: { start, end },
       generatedAt: now,
-      conversations: { total: this.inventory.conversations(units.spaces), deleted: sum("conversations_purged"), archived: sum("conversations_archived"), complianceStatus: status("conversations") },
-      immutable: { entities: imm.entities, totalVersions: imm.versions, versionsDeleted: sum("immutable_versions_deleted"), complianceStatus: status("immutable") },
-      vector: { memories: this.inventory.memories(units.spaces), versionsDeleted: sum("vector_versions_deleted"), orphanedCleaned: sum("vector_orphans_purged"), complianceStatus: status("vector") },
-      mutable: { keys: org ? this.inventory.mutable(org) : 0, keysDeleted: sum("mutable_keys_deleted"), complianceStatus: status("mutable") },
-      dataRetention: { oldestRecord: oldest, withinPolicy: oldest === null || now - oldest <= policy.compliance.dataRetentionYears * YEAR_MS },
+      conversations: {
+        total: this.inventory.conversations(units.spaces),
+        deleted: sum("conversations_purged"),
+        archived: sum("conversations_archived"),
+        complianceStatus: status("conversations"),
+      },
+      immutable: {
+        entities: imm.entities,
+        totalVersions: imm.versions,
+        versionsDeleted: sum("immutable_versions_deleted"),
+        complianceStatus: status("immutable"),
+      },
+      vector: {
+        memories: this.inventory.memories(units.spaces),
+        versionsDeleted: sum("vector_versions_deleted"),
+        orphanedCleaned: sum("vector_orphans_purged"),
+        complianceStatus: status("vector"),
+      },
+      mutable: {
+        keys: org ? this.inventory.mutable(org) : 0,
+        keysDeleted: sum("mutable_keys_deleted"),
+        complianceStatus: status("mutable"),
+      },
+      dataRetention: {
+        oldestRecord: oldest,
+        withinPolicy: oldest === null || now - oldest <= policy.compliance.dataRetentionYears * YEAR_MS,
+      },
       userRequests: this.userRequests(start, end),
     };
   }
@@ -62,7 +92,10 @@ export class Reports {
     return {
       period: { start, end },
       conversations: { purged: sum("conversations_purged"), archived: sum("conversations_archived") },
-      immutable: { versionsDeleted: sum("immutable_versions_deleted"), entitiesPurged: sum("immutable_entities_purged") },
+      immutable: {
+        versionsDeleted: sum("immutable_versions_deleted"),
+        entitiesPurged: sum("immutable_entities_purged"),
+      },
       vector: { versionsDeleted: sum("vector_versions_deleted"), memoriesPurged: sum("vector_memories_purged") },
       mutable: { keysDeleted: sum("mutable_keys_deleted") },
       storageFreed,
@@ -78,8 +111,11 @@ export class Reports {
   private logFor(spaces: string[], org: string | null, start: number, end: number): EnforcementLogRow[] {
     if (!org) return this.gov.enforcementLog(start, end, { kind: "memorySpace", ids: spaces });
     const orgOf = new Map<string, string>();
-    const belongs = (space: string) => (orgOf.get(space) ?? orgOf.set(space, this.policies.orgOf(space)).get(space)) === org;
-    const bySpace = this.gov.enforcementLog(start, end).filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
+    const belongs = (space: string) =>
+      (orgOf.get(space) ?? orgOf.set(space, this.policies.orgOf(space)).get(space)) === org;
+    const bySpace = this.gov
+      .enforcementLog(start, end)
+      .filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
     return [...bySpace, ...this.gov.enforcementLog(start, end, { kind: "organization", ids: [org] })];
   }
 
@@ -93,7 +129,12 @@ export class Reports {
 
 /** "0 seconds", "1.5 seconds", "2.3 hours", "4 days". */
 export function humanDuration(ms: number): string {
-  const units: [string, number][] = [["days", 86_400_000], ["hours", 3_600_000], ["minutes", 60_000], ["seconds", 1000]];
+  const units: [string, number][] = [
+    ["days", 86_400_000],
+    ["hours", 3_600_000],
+    ["minutes", 60_000],
+    ["seconds", 1000],
+  ];
   for (const [name, size] of units) {
     if (ms >= size) return `${Number((ms / size).toFixed(1))} ${name}`;
   }

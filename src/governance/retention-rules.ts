@@ -91,7 +91,8 @@ export function complianceStatus(
   now: number,
   oldestUnfulfilledRequestAt?: number | null,
 ): ComplianceStatus {
-  const staleRequest = oldestUnfulfilledRequestAt != null && now - oldestUnfulfilledRequestAt > DELETION_REQUEST_DEADLINE_MS;
+  const staleRequest =
+    oldestUnfulfilledRequestAt != null && now - oldestUnfulfilledRequestAt > DELETION_REQUEST_DEADLINE_MS;
   const states = dueAts.map((d) => classifyDue(d, now));
   if (staleRequest || states.includes("overdue")) return "NON_COMPLIANT";
   return states.includes("due") ? "WARNING" : "COMPLIANT";

@@ -5,12 +5,25 @@
 import type { GovernancePolicy, GovernancePolicyPatch, PolicyScope, TemplateName } from "./policy.schema";
 import { isTemplateName, TEMPLATE_NAMES } from "./policy.schema";
 import {
-  ENFORCEMENT_RULES, GOVERNANCE_LAYERS, STATS_PERIODS,
-  type EnforcementRule, type GovernanceLayer, type StatsPeriod,
+  ENFORCEMENT_RULES,
+  GOVERNANCE_LAYERS,
+  STATS_PERIODS,
+  type EnforcementRule,
+  type GovernanceLayer,
+  type StatsPeriod,
 } from "./operations.schema";
 import {
-  checkDurations, checkImportance, checkLeaves, checkMode, checkScopeIds, checkStructure,
-  checkVersions, fail, hasScopeId, isObj, type Obj,
+  checkDurations,
+  checkImportance,
+  checkLeaves,
+  checkMode,
+  checkScopeIds,
+  checkStructure,
+  checkVersions,
+  fail,
+  hasScopeId,
+  isObj,
+  type Obj,
 } from "./policy-checks";
 import { DAY_MS, YEAR_MS } from "./durations";
 
@@ -66,11 +79,15 @@ export interface ValidEnforceOptions {
 }
 
 function checkNames<T extends string>(
-  value: unknown, allowed: readonly T[], field: string, code: "INVALID_LAYERS" | "INVALID_RULES",
+  value: unknown,
+  allowed: readonly T[],
+  field: string,
+  code: "INVALID_LAYERS" | "INVALID_RULES",
 ): T[] {
   if (value === undefined) return [...allowed];
   if (!Array.isArray(value)) fail(code, field, `${field} must be an array of: ${allowed.join(", ")}`);
-  if (value.length === 0) fail(code, field, `${field} must not be empty; omit it to mean all of: ${allowed.join(", ")}`);
+  if (value.length === 0)
+    fail(code, field, `${field} must not be empty; omit it to mean all of: ${allowed.join(", ")}`);
   for (const [i, name] of value.entries()) {
     if (!(allowed as readonly unknown[]).includes(name)) {
       fail(code, field, `${field}[${i}] ${JSON.stringify(name) ?? "undefined"} is not one of: ${allowed.join(", ")}`);
@@ -123,25 +140,42 @@ export interface ValidReportOptions {
 
 /** getComplianceReport: INVALID_DATE_RANGE (start, end, then order) → MISSING_SCOPE → INVALID_SCOPE. */
 export function validateComplianceReportOptions(options: unknown): ValidReportOptions {
-  if (!isObj(options)) fail("MISSING_OPTIONS", undefined, "getComplianceReport needs options: {organizationId | memorySpaceId, period: {start, end}}");
+  if (!isObj(options))
+    fail(
+      "MISSING_OPTIONS",
+      undefined,
+      "getComplianceReport needs options: {organizationId | memorySpaceId, period: {start, end}}",
+    );
   const period = options.period;
   if (!isObj(period)) fail("INVALID_DATE_RANGE", "period", "period must be an object {start, end}");
   const start = parseDateInput(period.start);
-  if (start === undefined) fail("INVALID_DATE_RANGE", "start", "start must be an ISO 8601 date, epoch milliseconds or a Date");
+  if (start === undefined)
+    fail("INVALID_DATE_RANGE", "start", "start must be an ISO 8601 date, epoch milliseconds or a Date");
   const end = parseDateInput(period.end);
-  if (end === undefined) fail("INVALID_DATE_RANGE", "end", "end must be an ISO 8601 date, epoch milliseconds or a Date");
+  if (end === undefined)
+    fail("INVALID_DATE_RANGE", "end", "end must be an ISO 8601 date, epoch milliseconds or a Date");
   if (start >= end) fail("INVALID_DATE_RANGE", "period", "start must be strictly before end");
-  if (!hasScopeId(options)) fail("MISSING_SCOPE", undefined, "A compliance report needs an organizationId or a memorySpaceId");
+  if (!hasScopeId(options))
+    fail("MISSING_SCOPE", undefined, "A compliance report needs an organizationId or a memorySpaceId");
   checkScopeIds(options);
   return { scope: pickScope(options), start, end };
 }
 
-const PERIOD_MS: Record<StatsPeriod, number> = { "7d": 7 * DAY_MS, "30d": 30 * DAY_MS, "90d": 90 * DAY_MS, "1y": YEAR_MS };
+const PERIOD_MS: Record<StatsPeriod, number> = {
+  "7d": 7 * DAY_MS,
+  "30d": 30 * DAY_MS,
+  "90d": 90 * DAY_MS,
+  "1y": YEAR_MS,
+};
 
 /** getEnforcementStats: exactly 7d, 30d, 90d or 1y; returns the window length. */
 export function validateStatsPeriod(period: unknown): { period: StatsPeriod; windowMs: number } {
   if (!(STATS_PERIODS as readonly unknown[]).includes(period)) {
-    fail("INVALID_PERIOD", "period", `period must be one of ${STATS_PERIODS.join(", ")}, got ${JSON.stringify(period) ?? "nothing"}`);
+    fail(
+      "INVALID_PERIOD",
+      "period",
+      `period must be one of ${STATS_PERIODS.join(", ")}, got ${JSON.stringify(period) ?? "nothing"}`,
+    );
   }
   const p = period as StatsPeriod;
   return { period: p, windowMs: PERIOD_MS[p] };
@@ -150,6 +184,10 @@ export function validateStatsPeriod(period: unknown): { period: StatsPeriod; win
 /** getTemplate: case-sensitive GDPR, HIPAA, SOC2 or FINRA ("Custom" has no template). */
 export function validateTemplateName(name: unknown): asserts name is TemplateName {
   if (!isTemplateName(name)) {
-    fail("INVALID_COMPLIANCE_MODE", "name", `Unknown compliance template ${JSON.stringify(name) ?? "undefined"}; templates: ${TEMPLATE_NAMES.join(", ")}`);
+    fail(
+      "INVALID_COMPLIANCE_MODE",
+      "name",
+      `Unknown compliance template ${JSON.stringify(name) ?? "undefined"}; templates: ${TEMPLATE_NAMES.join(", ")}`,
+    );
   }
 }

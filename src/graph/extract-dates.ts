@@ -10,7 +10,8 @@ export interface FoundDate {
   end: number;
 }
 
-const MONTH = "(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)";
+const MONTH =
+  "(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)";
 const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
 const PATTERNS: { re: RegExp; parts: (m: RegExpExecArray) => [string, string, string?] }[] = [
   { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => [m[1]!, m[2]!, m[3]!] },

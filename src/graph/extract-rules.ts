@@ -5,8 +5,18 @@ import { findDates } from "./extract-dates";
 import { ExtractionBuilder, type EntityExtractor, type Extraction } from "./extract";
 import type { EntityRef } from "./graph-store";
 import {
-  NOT_NAMES, ORG_BEFORE, ORG_SUFFIXES, PERSON_AFTER, PERSON_BEFORE, PET_SPECIES, PLACE_BEFORE, PLACES, RELATIVES,
-  TECHNOLOGIES, TITLE_BEFORE, type Tech,
+  NOT_NAMES,
+  ORG_BEFORE,
+  ORG_SUFFIXES,
+  PERSON_AFTER,
+  PERSON_BEFORE,
+  PET_SPECIES,
+  PLACE_BEFORE,
+  PLACES,
+  RELATIVES,
+  TECHNOLOGIES,
+  TITLE_BEFORE,
+  type Tech,
 } from "./extract-lexicon";
 
 type Span = [number, number];
@@ -15,7 +25,22 @@ const WORD = "\\p{Lu}[\\p{L}\\p{M}\\p{N}'’&-]*";
 const CONNECTOR = "(?:of|de|da|del|di|van|von|der|den|la|le|du|the|&)";
 const NAME = `${WORD}(?:\\s+(?:${CONNECTOR}\\s+){0,2}${WORD}){0,4}`;
 const ADVERB = "(?:\\s+(?:now|currently|still|also|recently|just|really|mostly|mainly|usually|actually))?";
-const SELF_WORDS = new Set(["i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "we", "we're", "we’re", "we've", "we’ve", "my", "our"]);
+const SELF_WORDS = new Set([
+  "i",
+  "i'm",
+  "i’m",
+  "i've",
+  "i’ve",
+  "i'd",
+  "i’d",
+  "we",
+  "we're",
+  "we’re",
+  "we've",
+  "we’ve",
+  "my",
+  "our",
+]);
 
 const rx = (source: string) => new RegExp(source, "gdu");
 
@@ -27,22 +52,62 @@ interface Relation {
 }
 
 const RELATIONS: Relation[] = [
-  { type: "WORKS_AT", objType: "organization", re: rx(`(?<subj>${NAME})${ADVERB}\\s+(?:work|works|worked|working|am working|is working|was working|have worked|has worked|been working|started working|started|employed)\\s+(?:at|for|by)\\s+(?:the\\s+)?(?<obj>${NAME})`) },
-  { type: "WORKS_AT", objType: "organization", re: rx(`(?<subj>${NAME})(?:\\s+(?:am|is|was))?\\s+(?:a|an)\\s+(?<role>[\\p{Ll}-]+(?:\\s+[\\p{Ll}-]+){0,3}?)\\s+(?:at|for)\\s+(?:the\\s+)?(?<obj>${NAME})`) },
-  { type: "WORKS_AT", objType: "organization", re: rx(`(?<subj>${NAME})${ADVERB}\\s+(?:joined|have joined|has joined)\\s+(?:the\\s+)?(?<obj>${NAME})`) },
-  { type: "WORKS_AT", objType: "organization", re: rx(`(?<subj>My|Our|\\b[Mm]y|\\b[Oo]ur)\\s+(?:employer|company)\\s+is\\s+(?<obj>${NAME})`) },
-  { type: "LIVES_IN", objType: "place", re: rx(`(?<subj>${NAME})${ADVERB}\\s+(?:live|lives|lived|living|am living|is living|have lived|has lived|moved|relocated|have moved|has moved|am moving|is moving|moving|settled)\\s+(?:in|to)\\s+(?<obj>${NAME})`) },
-  { type: "LIVES_IN", objType: "place", re: rx(`(?<subj>${NAME})(?:\\s+(?:am|is|are))?\\s+based\\s+in\\s+(?<obj>${NAME})`) },
-  { type: "COMES_FROM", objType: "place", re: rx(`(?<subj>${NAME})(?:\\s+(?:am|is|are|was|come|comes|came))?\\s+(?:originally\\s+)?from\\s+(?<obj>${NAME})`) },
+  {
+    type: "WORKS_AT",
+    objType: "organization",
+    re: rx(
+      `(?<subj>${NAME})${ADVERB}\\s+(?:work|works|worked|working|am working|is working|was working|have worked|has worked|been working|started working|started|employed)\\s+(?:at|for|by)\\s+(?:the\\s+)?(?<obj>${NAME})`,
+    ),
+  },
+  {
+    type: "WORKS_AT",
+    objType: "organization",
+    re: rx(
+      `(?<subj>${NAME})(?:\\s+(?:am|is|was))?\\s+(?:a|an)\\s+(?<role>[\\p{Ll}-]+(?:\\s+[\\p{Ll}-]+){0,3}?)\\s+(?:at|for)\\s+(?:the\\s+)?(?<obj>${NAME})`,
+    ),
+  },
+  {
+    type: "WORKS_AT",
+    objType: "organization",
+    re: rx(`(?<subj>${NAME})${ADVERB}\\s+(?:joined|have joined|has joined)\\s+(?:the\\s+)?(?<obj>${NAME})`),
+  },
+  {
+    type: "WORKS_AT",
+    objType: "organization",
+    re: rx(`(?<subj>My|Our|\\b[Mm]y|\\b[Oo]ur)\\s+(?:employer|company)\\s+is\\s+(?<obj>${NAME})`),
+  },
+  {
+    type: "LIVES_IN",
+    objType: "place",
+    re: rx(
+      `(?<subj>${NAME})${ADVERB}\\s+(?:live|lives|lived|living|am living|is living|have lived|has lived|moved|relocated|have moved|has moved|am moving|is moving|moving|settled)\\s+(?:in|to)\\s+(?<obj>${NAME})`,
+    ),
+  },
+  {
+    type: "LIVES_IN",
+    objType: "place",
+    re: rx(`(?<subj>${NAME})(?:\\s+(?:am|is|are))?\\s+based\\s+in\\s+(?<obj>${NAME})`),
+  },
+  {
+    type: "COMES_FROM",
+    objType: "place",
+    re: rx(`(?<subj>${NAME})(?:\\s+(?:am|is|are|was|come|comes|came))?\\s+(?:originally\\s+)?from\\s+(?<obj>${NAME})`),
+  },
 ];
 
 const PETS: RegExp[] = [
-  rx(`(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?:[\\p{Ll}-]+\\s+){0,2}?(?<species>${PET_SPECIES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`),
-  rx(`(?<owner>${NAME})\\s+(?:have|has|had|own|owns|got|adopted)\\s+(?:a|an|another|one)\\s+(?:[\\p{Ll}-]+\\s+){0,2}?(?<species>${PET_SPECIES})\\s+(?:named|called)\\s+(?<obj>${NAME})`),
+  rx(
+    `(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?:[\\p{Ll}-]+\\s+){0,2}?(?<species>${PET_SPECIES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`,
+  ),
+  rx(
+    `(?<owner>${NAME})\\s+(?:have|has|had|own|owns|got|adopted)\\s+(?:a|an|another|one)\\s+(?:[\\p{Ll}-]+\\s+){0,2}?(?<species>${PET_SPECIES})\\s+(?:named|called)\\s+(?<obj>${NAME})`,
+  ),
 ];
 
 const KIN: RegExp[] = [
-  rx(`(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?<relation>${RELATIVES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`),
+  rx(
+    `(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?<relation>${RELATIVES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`,
+  ),
   rx(`(?<obj>${NAME})\\s+is\\s+(?<owner>my|${NAME}['’]s)\\s+(?<relation>${RELATIVES})\\b`),
 ];
 
@@ -52,7 +117,10 @@ const USES = rx(
 
 const TECH_RES: { tech: Tech; re: RegExp }[] = TECHNOLOGIES.map((tech) => ({
   tech,
-  re: new RegExp(`(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`, tech.strict ? "gu" : "giu"),
+  re: new RegExp(
+    `(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`,
+    tech.strict ? "gu" : "giu",
+  ),
 }));
 
 const overlaps = (spans: Span[], s: Span) => spans.some(([a, b]) => s[0] < b && s[1] > a);
@@ -61,7 +129,8 @@ const overlaps = (spans: Span[], s: Span) => spans.some(([a, b]) => s[0] < b && 
 export function cleanName(raw: string): string {
   const words = raw.replace(/['’]s$/, "").split(/\s+/);
   while (words.length && NOT_NAMES.has(words[0]!)) words.shift();
-  while (words.length && /^(?:of|de|da|del|di|van|von|der|den|la|le|du|the|&)$/.test(words[words.length - 1]!)) words.pop();
+  while (words.length && /^(?:of|de|da|del|di|van|von|der|den|la|le|du|the|&)$/.test(words[words.length - 1]!))
+    words.pop();
   return words.join(" ");
 }
 

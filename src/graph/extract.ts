@@ -70,13 +70,23 @@ export class ExtractionBuilder {
   private readonly relationships = new Map<string, ExtractedRelationship>();
 
   /** Adds an entity named `name` (id = slug unless given); returns its ref, or null if unusable. */
-  entity(type: string, name: string, opts: { id?: string; properties?: Record<string, unknown> } = {}): EntityRef | null {
+  entity(
+    type: string,
+    name: string,
+    opts: { id?: string; properties?: Record<string, unknown> } = {},
+  ): EntityRef | null {
     const id = opts.id ?? slug(name);
     const cleanName = name.trim().slice(0, 512);
     if (!id || !cleanName || !ENTITY_TYPE_RE.test(type)) return null;
     const ref = { type, id };
     const existing = this.entities.get(refKey(ref));
-    if (!existing) this.entities.set(refKey(ref), { type, id, name: cleanName, ...(opts.properties ? { properties: opts.properties } : {}) });
+    if (!existing)
+      this.entities.set(refKey(ref), {
+        type,
+        id,
+        name: cleanName,
+        ...(opts.properties ? { properties: opts.properties } : {}),
+      });
     else if (opts.properties) existing.properties = { ...existing.properties, ...opts.properties };
     return ref;
   }
@@ -93,7 +103,8 @@ export class ExtractionBuilder {
   relate(from: EntityRef | null, type: string, to: EntityRef | null, properties?: Record<string, unknown>): void {
     if (!from || !to || !REL_TYPE_RE.test(type) || !this.has(from) || !this.has(to)) return;
     const key = `${refKey(from)}\u0001${type}\u0001${refKey(to)}`;
-    if (!this.relationships.has(key)) this.relationships.set(key, { from, type, to, ...(properties ? { properties } : {}) });
+    if (!this.relationships.has(key))
+      this.relationships.set(key, { from, type, to, ...(properties ? { properties } : {}) });
   }
 
   build(): Extraction {

@@ -65,7 +65,11 @@ export function checkTraverse(o: TraverseOptions): CheckedTraverse {
  * a deeper walk reaches nobody new. Without it a depth-10 walk over a connected graph of
  * 100k entities visits all of them, many times over, to return 100.
  */
-export async function deepen<T>(maxDepth: number, limit: number, walk: (depth: number) => Promise<T[]> | T[]): Promise<T[]> {
+export async function deepen<T>(
+  maxDepth: number,
+  limit: number,
+  walk: (depth: number) => Promise<T[]> | T[],
+): Promise<T[]> {
   let rows: T[] = [];
   for (let depth = 1; depth <= maxDepth; depth++) {
     const before = rows.length;
@@ -100,7 +104,8 @@ export function selectEdges(
     const dt = depths.get(entityKey(e.to));
     if (df === undefined || dt === undefined) continue;
     if (types && !types.includes(e.type)) continue;
-    const walkable = direction === "out" ? df < maxDepth : direction === "in" ? dt < maxDepth : Math.min(df, dt) < maxDepth;
+    const walkable =
+      direction === "out" ? df < maxDepth : direction === "in" ? dt < maxDepth : Math.min(df, dt) < maxDepth;
     const key = `${entityKey(e.from)}\u0001${e.type}\u0001${entityKey(e.to)}`;
     if (!walkable || seen.has(key)) continue;
     seen.add(key);
@@ -110,7 +115,11 @@ export function selectEdges(
 }
 
 const compareEdges = (a: Edge, b: Edge): number =>
-  cmp(a.from.type, b.from.type) || cmp(a.from.id, b.from.id) || cmp(a.type, b.type) || cmp(a.to.type, b.to.type) || cmp(a.to.id, b.to.id);
+  cmp(a.from.type, b.from.type) ||
+  cmp(a.from.id, b.from.id) ||
+  cmp(a.type, b.type) ||
+  cmp(a.to.type, b.to.type) ||
+  cmp(a.to.id, b.to.id);
 
 /** Properties are stored as JSON text in both stores; anything unreadable reads as {}. */
 export function parseProps(text: unknown): Props {

@@ -8,7 +8,11 @@ export const DEFAULT_TRAVERSE_DEPTH = 2;
 export const DEFAULT_TRAVERSE_LIMIT = 100;
 export const DEFAULT_FIND_LIMIT = 50;
 
-const UserId = Type.String({ minLength: 1, maxLength: 256, description: "Owner of the graph; every read and write is confined to it" });
+const UserId = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: "Owner of the graph; every read and write is confined to it",
+});
 
 export const EntityTypeField = Type.String({
   minLength: 1,
@@ -29,7 +33,8 @@ export const RelationshipTypeField = Type.String({
   description: "Relationship name, e.g. WORKS_AT, LIVES_IN, HAS_PET, USES",
 });
 const Properties = Type.Record(Type.String(), Type.Unknown(), {
-  description: "Free-form JSON object. Upserts merge it into the stored one (JSON merge patch: a null value removes the key)",
+  description:
+    "Free-form JSON object. Upserts merge it into the stored one (JSON merge patch: a null value removes the key)",
 });
 
 export const EntityRefSchema = Type.Object(
@@ -41,7 +46,13 @@ export type EntityRef = Static<typeof EntityRefSchema>;
 export const EntityInputSchema = Type.Object({
   type: EntityTypeField,
   id: EntityIdField,
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "Display name; defaults to the id on creation, kept when omitted later" })),
+  name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: "Display name; defaults to the id on creation, kept when omitted later",
+    }),
+  ),
   properties: Type.Optional(Properties),
 });
 export type EntityInput = Static<typeof EntityInputSchema>;
@@ -98,21 +109,31 @@ export const UpsertRelationshipsBody = Type.Object({
   relationships: Type.Array(RelationshipInputSchema, {
     minItems: 1,
     maxItems: 1000,
-    description: "Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to)",
+    description:
+      "Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to)",
   }),
 });
 export type UpsertRelationshipsBody = Static<typeof UpsertRelationshipsBody>;
 
 export const UpsertRelationshipsResponse = Type.Object({
   success: Type.Literal(true),
-  relationships: Type.Array(RelationshipSchema, { description: "The stored relationships after the upsert, in request order" }),
+  relationships: Type.Array(RelationshipSchema, {
+    description: "The stored relationships after the upsert, in request order",
+  }),
 });
 
 export const FindEntitiesQuery = Type.Object({
   user_id: UserId,
   q: Type.Optional(Type.String({ maxLength: 256, description: "Case-insensitive substring of the entity name" })),
   type: Type.Optional(EntityTypeField),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TRAVERSE_LIMIT, default: DEFAULT_FIND_LIMIT, description: "At most this many results" })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_TRAVERSE_LIMIT,
+      default: DEFAULT_FIND_LIMIT,
+      description: "At most this many results",
+    }),
+  ),
 });
 export type FindEntitiesQuery = Static<typeof FindEntitiesQuery>;
 
@@ -124,21 +145,48 @@ export const FindEntitiesResponse = Type.Object({
 export const TraverseBody = Type.Object({
   user_id: UserId,
   start: EntityRefSchema,
-  relationships: Type.Optional(Type.Array(RelationshipTypeField, { minItems: 1, maxItems: 50, description: "Follow only these relationship names (absent = all)" })),
-  max_depth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TRAVERSE_DEPTH, default: DEFAULT_TRAVERSE_DEPTH, description: "Longest walk from the start, in relationships" })),
+  relationships: Type.Optional(
+    Type.Array(RelationshipTypeField, {
+      minItems: 1,
+      maxItems: 50,
+      description: "Follow only these relationship names (absent = all)",
+    }),
+  ),
+  max_depth: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_TRAVERSE_DEPTH,
+      default: DEFAULT_TRAVERSE_DEPTH,
+      description: "Longest walk from the start, in relationships",
+    }),
+  ),
   direction: Type.Optional(DirectionSchema),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TRAVERSE_LIMIT, default: DEFAULT_TRAVERSE_LIMIT, description: "At most this many entities (the start included)" })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_TRAVERSE_LIMIT,
+      default: DEFAULT_TRAVERSE_LIMIT,
+      description: "At most this many entities (the start included)",
+    }),
+  ),
 });
 export type TraverseBody = Static<typeof TraverseBody>;
 
 export const TraversedEntitySchema = Type.Composite([
   EntitySchema,
-  Type.Object({ depth: Type.Integer({ minimum: 0, description: "Fewest relationships from the start (the start itself is 0)" }) }),
+  Type.Object({
+    depth: Type.Integer({ minimum: 0, description: "Fewest relationships from the start (the start itself is 0)" }),
+  }),
 ]);
 export type TraversedEntity = Static<typeof TraversedEntitySchema>;
 
 export const TraverseResponse = Type.Object({
   success: Type.Literal(true),
-  entities: Type.Array(TraversedEntitySchema, { description: "The start (depth 0) and every entity reached, each once at its smallest depth; ordered by depth, type, id" }),
-  relationships: Type.Array(EdgeSchema, { description: "Every followed relationship between returned entities that lies on a walk of at most max_depth steps" }),
+  entities: Type.Array(TraversedEntitySchema, {
+    description:
+      "The start (depth 0) and every entity reached, each once at its smallest depth; ordered by depth, type, id",
+  }),
+  relationships: Type.Array(EdgeSchema, {
+    description: "Every followed relationship between returned entities that lies on a walk of at most max_depth steps",
+  }),
 });

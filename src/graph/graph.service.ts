@@ -7,8 +7,13 @@ import { ingestMemory } from "./ingest";
 import { MirroredGraph } from "./mirrored-graph";
 import { AppError } from "~/shared/errors";
 import {
-  DEFAULT_FIND_LIMIT, DEFAULT_TRAVERSE_DEPTH, DEFAULT_TRAVERSE_LIMIT,
-  type FindEntitiesQuery, type TraverseBody, type UpsertEntitiesBody, type UpsertRelationshipsBody,
+  DEFAULT_FIND_LIMIT,
+  DEFAULT_TRAVERSE_DEPTH,
+  DEFAULT_TRAVERSE_LIMIT,
+  type FindEntitiesQuery,
+  type TraverseBody,
+  type UpsertEntitiesBody,
+  type UpsertRelationshipsBody,
 } from "./graph.schema";
 
 export class GraphService {
@@ -23,11 +28,17 @@ export class GraphService {
   }
 
   async upsertRelationships(body: UpsertRelationshipsBody) {
-    return { success: true as const, relationships: await this.store.upsertRelationships(body.user_id, body.relationships) };
+    return {
+      success: true as const,
+      relationships: await this.store.upsertRelationships(body.user_id, body.relationships),
+    };
   }
 
   async findEntities(q: FindEntitiesQuery) {
-    return { success: true as const, results: await this.store.findEntities(q.user_id, { q: q.q, type: q.type, limit: q.limit ?? DEFAULT_FIND_LIMIT }) };
+    return {
+      success: true as const,
+      results: await this.store.findEntities(q.user_id, { q: q.q, type: q.type, limit: q.limit ?? DEFAULT_FIND_LIMIT }),
+    };
   }
 
   async traverse(body: TraverseBody) {
@@ -51,7 +62,11 @@ export class GraphService {
       try {
         await ingestMemory(this.store, this.extractor, userId, m, { replace });
       } catch (e) {
-        this.logger.warn("graph extraction failed; the memory is stored", { user: userId, memory: m.id, error: (e as Error).message });
+        this.logger.warn("graph extraction failed; the memory is stored", {
+          user: userId,
+          memory: m.id,
+          error: (e as Error).message,
+        });
       }
     }
   }
@@ -61,13 +76,21 @@ export class GraphService {
     try {
       await this.store.unlinkMemories(userId, ids);
     } catch (e) {
-      this.logger.warn("graph unlink failed; run engram reindex --graph", { user: userId, error: (e as Error).message });
+      this.logger.warn("graph unlink failed; run engram reindex --graph", {
+        user: userId,
+        error: (e as Error).message,
+      });
     }
   }
 
   /** Rebuilds the Neo4j mirror from SQLite, the source of truth. */
   async rebuildMirror() {
-    if (!(this.store instanceof MirroredGraph)) throw new AppError("VALIDATION_ERROR", "no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI", "GRAPH_DB_ENABLED");
+    if (!(this.store instanceof MirroredGraph))
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI",
+        "GRAPH_DB_ENABLED",
+      );
     return this.store.rebuild();
   }
 

@@ -21,6 +21,11 @@ export async function ingestMemory(
   await graph.upsertEntities(userId, found.entities, "ifMissing");
   if (found.relationships.length) await graph.upsertRelationships(userId, found.relationships);
   const mentioned = found.entities.filter((e) => !(e.type === SELF_REF.type && e.id === SELF_REF.id));
-  if (mentioned.length) await graph.linkMentions(userId, memory.id, mentioned.map((e) => ({ type: e.type, id: e.id })));
+  if (mentioned.length)
+    await graph.linkMentions(
+      userId,
+      memory.id,
+      mentioned.map((e) => ({ type: e.type, id: e.id })),
+    );
   return found;
 }

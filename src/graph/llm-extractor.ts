@@ -27,7 +27,11 @@ Extract only what the text states. No prose, no code fences.`;
 const Props = Type.Record(Type.String(), Type.Unknown());
 const ReplySchema = Type.Object({
   entities: Type.Array(Type.Object({ type: Type.String(), name: Type.String(), properties: Type.Optional(Props) })),
-  relationships: Type.Optional(Type.Array(Type.Object({ from: Type.String(), type: Type.String(), to: Type.String(), properties: Type.Optional(Props) }))),
+  relationships: Type.Optional(
+    Type.Array(
+      Type.Object({ from: Type.String(), type: Type.String(), to: Type.String(), properties: Type.Optional(Props) }),
+    ),
+  ),
 });
 type Reply = Static<typeof ReplySchema>;
 
@@ -49,7 +53,10 @@ export class LlmExtractor implements EntityExtractor {
     } catch {
       throw llmDown("reply is not JSON");
     }
-    if (!Value.Check(ReplySchema, reply)) throw llmDown("reply does not have the expected shape", { errors: [...Value.Errors(ReplySchema, reply)].slice(0, 3).map((e) => `${e.path}: ${e.message}`) });
+    if (!Value.Check(ReplySchema, reply))
+      throw llmDown("reply does not have the expected shape", {
+        errors: [...Value.Errors(ReplySchema, reply)].slice(0, 3).map((e) => `${e.path}: ${e.message}`),
+      });
     return normaliseReply(reply);
   }
 
@@ -58,13 +65,19 @@ export class LlmExtractor implements EntityExtractor {
       model: this.opts.model,
       temperature: 0,
       response_format: { type: "json_object" },
-      messages: [{ role: "system", content: PROMPT }, { role: "user", content: text }],
+      messages: [
+        { role: "system", content: PROMPT },
+        { role: "user", content: text },
+      ],
     };
     let res: Response;
     try {
       res = await fetch(`${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+        headers: {
+          "content-type": "application/json",
+          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
       });
@@ -87,7 +100,10 @@ export function normaliseReply(reply: Reply): Extraction {
     const type = slug(e.type).replace(/-/g, "_");
     const isDate = type === "date" && /^\d{4}-\d{2}(?:-\d{2})?$/.test(e.name);
     if (type === "date" && !isDate) continue;
-    const ref = b.entity(type, e.name, { ...(isDate ? { id: e.name } : {}), ...(e.properties ? { properties: e.properties } : {}) });
+    const ref = b.entity(type, e.name, {
+      ...(isDate ? { id: e.name } : {}),
+      ...(e.properties ? { properties: e.properties } : {}),
+    });
     if (ref) byName.set(e.name.trim().toLowerCase(), ref);
   }
   // The speaker is added only with a relationship that keeps it, never on its own.

@@ -2,8 +2,20 @@
 // SQLite first and its stored result is copied to the replica; traversal runs on the replica.
 // rebuildReplica replays SQLite into an emptied replica (`engram reindex --graph`).
 import type {
-  Entity, EntityInput, EntityRef, FindEntitiesOptions, GraphExportSource, GraphReplica, GraphStore, MemoryMatch,
-  Mention, Relationship, RelationshipInput, TraverseOptions, TraverseResult, UpsertMode,
+  Entity,
+  EntityInput,
+  EntityRef,
+  FindEntitiesOptions,
+  GraphExportSource,
+  GraphReplica,
+  GraphStore,
+  MemoryMatch,
+  Mention,
+  Relationship,
+  RelationshipInput,
+  TraverseOptions,
+  TraverseResult,
+  UpsertMode,
 } from "./graph-store";
 
 export interface RebuildStats {

@@ -75,7 +75,8 @@ const ARROWS: Record<Direction, (bound: string) => string> = {
 
 /** Entities within `depth` steps of the start (the start excluded), each at its smallest depth. */
 export function walkCypher(direction: Direction, depth: number): string {
-  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_TRAVERSE_DEPTH) throw new RangeError(`bad traversal depth ${depth}`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_TRAVERSE_DEPTH)
+    throw new RangeError(`bad traversal depth ${depth}`);
   return `MATCH (s:Entity {user_id: $user, type: $type, id: $id})
     MATCH p = (s)${ARROWS[direction](String(depth))}(n:Entity {user_id: $user})
     WHERE n <> s AND all(r IN relationships(p) WHERE $types IS NULL OR r.type IN $types)

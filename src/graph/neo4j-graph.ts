@@ -3,10 +3,32 @@
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from "neo4j-driver";
 import { systemClock, type Clock } from "~/shared/clock";
 import { AppError, unavailable, validationError } from "~/shared/errors";
-import { checkTraverse, deepen, entityKey, mergeProps, nextEntity, parseProps, selectEdges, startNotFound } from "./graph-rules";
+import {
+  checkTraverse,
+  deepen,
+  entityKey,
+  mergeProps,
+  nextEntity,
+  parseProps,
+  selectEdges,
+  startNotFound,
+} from "./graph-rules";
 import type {
-  Edge, Entity, EntityInput, EntityRef, FindEntitiesOptions, GraphExportSource, GraphReplica, MemoryMatch, Mention,
-  Relationship, RelationshipInput, TraverseOptions, TraverseResult, TraversedEntity, UpsertMode,
+  Edge,
+  Entity,
+  EntityInput,
+  EntityRef,
+  FindEntitiesOptions,
+  GraphExportSource,
+  GraphReplica,
+  MemoryMatch,
+  Mention,
+  Relationship,
+  RelationshipInput,
+  TraverseOptions,
+  TraverseResult,
+  TraversedEntity,
+  UpsertMode,
 } from "./graph-store";
 import { CYPHER, SCHEMA, walkCypher } from "./neo4j-cypher";
 import { rebuildReplica, type RebuildStats } from "./mirrored-graph";
@@ -25,15 +47,39 @@ export interface Neo4jGraphOptions {
 
 type Params = Record<string, unknown>;
 type Row = Record<string, unknown>;
-interface EntityRow { type: string; id: string; name: string; props: string }
-interface EdgeRow { ft: string; fi: string; type: string; tt: string; ti: string }
+interface EntityRow {
+  type: string;
+  id: string;
+  name: string;
+  props: string;
+}
+interface EdgeRow {
+  ft: string;
+  fi: string;
+  type: string;
+  tt: string;
+  ti: string;
+}
 
 const BATCH = 1000;
 const keysOf = (refs: EntityRef[]) => refs.map((r) => ({ type: r.type, id: r.id }));
 const toEntity = (r: EntityRow): Entity => ({ type: r.type, id: r.id, name: r.name, properties: parseProps(r.props) });
-const entityRow = (e: Entity) => ({ type: e.type, id: e.id, name: e.name, nameKey: e.name.toLowerCase(), props: JSON.stringify(e.properties) });
-const relRow = (r: { from: EntityRef; type: string; to: EntityRef }) => ({ ft: r.from.type, fi: r.from.id, type: r.type, tt: r.to.type, ti: r.to.id });
-const relKey = (r: { ft: string; fi: string; type: string; tt: string; ti: string }) => [r.ft, r.fi, r.type, r.tt, r.ti].join("\u0000");
+const entityRow = (e: Entity) => ({
+  type: e.type,
+  id: e.id,
+  name: e.name,
+  nameKey: e.name.toLowerCase(),
+  props: JSON.stringify(e.properties),
+});
+const relRow = (r: { from: EntityRef; type: string; to: EntityRef }) => ({
+  ft: r.from.type,
+  fi: r.from.id,
+  type: r.type,
+  tt: r.to.type,
+  ti: r.to.id,
+});
+const relKey = (r: { ft: string; fi: string; type: string; tt: string; ti: string }) =>
+  [r.ft, r.fi, r.type, r.tt, r.ti].join("\u0000");
 
 async function rows<T = Row>(tx: ManagedTransaction, query: string, params: Params): Promise<T[]> {
   const result = await tx.run(query, params);
@@ -49,7 +95,8 @@ export function toAppError(e: unknown): unknown {
   }
   if (code.startsWith("Neo.ClientError.Security.")) return unavailable("Neo4j refused the configured credentials");
   if (code === "Neo.ClientError.Database.DatabaseNotFound") return unavailable(`Neo4j has no database '${e.message}'`);
-  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH/.test(e.message)) return unavailable(`Neo4j is unavailable: ${e.message}`);
+  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH/.test(e.message))
+    return unavailable(`Neo4j is unavailable: ${e.message}`);
   return e;
 }
 
@@ -80,7 +127,12 @@ export class Neo4jGraph implements GraphReplica {
   async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
     if (entities.length === 0) return [];
     return this.write(async (tx) => {
-      const stored = new Map((await rows<EntityRow>(tx, CYPHER.readEntities, { user: userId, keys: keysOf(entities) })).map((r) => [entityKey(r), toEntity(r)]));
+      const stored = new Map(
+        (await rows<EntityRow>(tx, CYPHER.readEntities, { user: userId, keys: keysOf(entities) })).map((r) => [
+          entityKey(r),
+          toEntity(r),
+        ]),
+      );
       const changed = new Map<string, Entity>();
       const out = entities.map((input) => {
         const existing = stored.get(entityKey(input));
@@ -90,7 +142,8 @@ export class Neo4jGraph implements GraphReplica {
         changed.set(entityKey(next), next);
         return next;
       });
-      if (changed.size) await tx.run(CYPHER.putEntities, { user: userId, rows: [...changed.values()].map(entityRow), now: this.now() });
+      if (changed.size)
+        await tx.run(CYPHER.putEntities, { user: userId, rows: [...changed.values()].map(entityRow), now: this.now() });
       return out;
     });
   }
@@ -98,14 +151,32 @@ export class Neo4jGraph implements GraphReplica {
   async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
     if (rels.length === 0) return [];
     return this.write(async (tx) => {
-      await this.requireEntities(tx, userId, rels.flatMap((r, i) => [[r.from, `relationships[${i}].from`], [r.to, `relationships[${i}].to`]] as [EntityRef, string][]));
-      const storedRows = await rows<EdgeRow & { props: string }>(tx, CYPHER.readRels, { user: userId, rows: rels.map(relRow) });
+      await this.requireEntities(
+        tx,
+        userId,
+        rels.flatMap(
+          (r, i) =>
+            [
+              [r.from, `relationships[${i}].from`],
+              [r.to, `relationships[${i}].to`],
+            ] as [EntityRef, string][],
+        ),
+      );
+      const storedRows = await rows<EdgeRow & { props: string }>(tx, CYPHER.readRels, {
+        user: userId,
+        rows: rels.map(relRow),
+      });
       const stored = new Map(storedRows.map((r) => [relKey(r), parseProps(r.props)]));
       const out = rels.map((r) => {
         const key = relKey(relRow(r));
         const properties = mergeProps(stored.get(key) ?? {}, r.properties);
         stored.set(key, properties);
-        return { from: { type: r.from.type, id: r.from.id }, type: r.type, to: { type: r.to.type, id: r.to.id }, properties };
+        return {
+          from: { type: r.from.type, id: r.from.id },
+          type: r.type,
+          to: { type: r.to.type, id: r.to.id },
+          properties,
+        };
       });
       await this.putRels(tx, userId, out);
       return out;
@@ -120,12 +191,15 @@ export class Neo4jGraph implements GraphReplica {
   }
 
   async putRelationships(userId: string, rels: Relationship[]): Promise<void> {
-    for (let i = 0; i < rels.length; i += BATCH) await this.write((tx) => this.putRels(tx, userId, rels.slice(i, i + BATCH)));
+    for (let i = 0; i < rels.length; i += BATCH)
+      await this.write((tx) => this.putRels(tx, userId, rels.slice(i, i + BATCH)));
   }
 
   async putMentions(userId: string, mentions: { memoryId: string; entity: EntityRef }[]): Promise<void> {
     for (let i = 0; i < mentions.length; i += BATCH) {
-      const batch = mentions.slice(i, i + BATCH).map((m) => ({ memoryId: m.memoryId, type: m.entity.type, id: m.entity.id }));
+      const batch = mentions
+        .slice(i, i + BATCH)
+        .map((m) => ({ memoryId: m.memoryId, type: m.entity.type, id: m.entity.id }));
       await this.write((tx) => tx.run(CYPHER.putMentions, { user: userId, rows: batch }));
     }
   }
@@ -142,11 +216,18 @@ export class Neo4jGraph implements GraphReplica {
       if (!start) throw startNotFound(o.start);
       const params = { user: userId, type: start.type, id: start.id, types, limit: neo4j.int(limit - 1) };
       const walk = async (depth: number) =>
-        limit === 1 ? [] : (await rows<EntityRow & { depth: number }>(tx, walkCypher(o.direction, depth), params)).map((r) => ({ ...toEntity(r), depth: r.depth }));
+        limit === 1
+          ? []
+          : (await rows<EntityRow & { depth: number }>(tx, walkCypher(o.direction, depth), params)).map((r) => ({
+              ...toEntity(r),
+              depth: r.depth,
+            }));
       const reached = await deepen(maxDepth, limit - 1, walk);
       const entities: TraversedEntity[] = [{ ...toEntity(start), depth: 0 }, ...reached];
       const depths = new Map(entities.map((e) => [entityKey(e), e.depth]));
-      const candidates = (await rows<EdgeRow>(tx, CYPHER.edgesFrom, { user: userId, keys: keysOf(entities) })).map(toEdge);
+      const candidates = (await rows<EdgeRow>(tx, CYPHER.edgesFrom, { user: userId, keys: keysOf(entities) })).map(
+        toEdge,
+      );
       return { entities, relationships: selectEdges(depths, candidates, o.direction, maxDepth, types) };
     });
   }
@@ -154,25 +235,41 @@ export class Neo4jGraph implements GraphReplica {
   async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
     if (entities.length === 0) return;
     await this.write(async (tx) => {
-      await this.requireEntities(tx, userId, entities.map((e, i) => [e, `entities[${i}]`] as [EntityRef, string]));
-      await tx.run(CYPHER.putMentions, { user: userId, rows: entities.map((e) => ({ memoryId, type: e.type, id: e.id })) });
+      await this.requireEntities(
+        tx,
+        userId,
+        entities.map((e, i) => [e, `entities[${i}]`] as [EntityRef, string]),
+      );
+      await tx.run(CYPHER.putMentions, {
+        user: userId,
+        rows: entities.map((e) => ({ memoryId, type: e.type, id: e.id })),
+      });
     });
   }
 
   async unlinkMemories(userId: string, memoryIds: string[]): Promise<number> {
     if (memoryIds.length === 0) return 0;
-    const [r] = await this.write((tx) => rows<{ removed: number | null }>(tx, CYPHER.unlink, { user: userId, ids: memoryIds }));
+    const [r] = await this.write((tx) =>
+      rows<{ removed: number | null }>(tx, CYPHER.unlink, { user: userId, ids: memoryIds }),
+    );
     return r?.removed ?? 0;
   }
 
   async memoriesMentioning(userId: string, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
     if (entities.length === 0) return [];
-    return this.read((tx) => rows<MemoryMatch>(tx, CYPHER.mentioning, { user: userId, keys: keysOf(entities), limit: neo4j.int(limit) }));
+    return this.read((tx) =>
+      rows<MemoryMatch>(tx, CYPHER.mentioning, { user: userId, keys: keysOf(entities), limit: neo4j.int(limit) }),
+    );
   }
 
   async entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
     if (memoryIds.length === 0) return [];
-    const found = await this.read((tx) => rows<{ memoryId: string; type: string; id: string; name: string }>(tx, CYPHER.mentionsOf, { user: userId, ids: memoryIds }));
+    const found = await this.read((tx) =>
+      rows<{ memoryId: string; type: string; id: string; name: string }>(tx, CYPHER.mentionsOf, {
+        user: userId,
+        ids: memoryIds,
+      }),
+    );
     return found.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
   }
 
@@ -230,7 +327,9 @@ export class Neo4jGraph implements GraphReplica {
   /** Runs a batched delete until it deletes nothing. */
   private async drain(query: string, params: Params): Promise<void> {
     for (;;) {
-      const [r] = await this.write((tx) => rows<{ deleted: number }>(tx, query, { ...params, batch: neo4j.int(BATCH * 10) }));
+      const [r] = await this.write((tx) =>
+        rows<{ deleted: number }>(tx, query, { ...params, batch: neo4j.int(BATCH * 10) }),
+      );
       if (!r || r.deleted === 0) return;
     }
   }

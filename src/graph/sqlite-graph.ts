@@ -7,21 +7,41 @@ import { systemClock, type Clock } from "~/shared/clock";
 import { validationError } from "~/shared/errors";
 import { mergeProps, nextEntity, parseProps } from "./graph-rules";
 import type {
-  Entity, EntityInput, EntityRef, FindEntitiesOptions, GraphExportSource, GraphReplica, GraphSnapshot,
-  MemoryMatch, Mention, Relationship, RelationshipInput, TraverseOptions, TraverseResult, UpsertMode,
+  Entity,
+  EntityInput,
+  EntityRef,
+  FindEntitiesOptions,
+  GraphExportSource,
+  GraphReplica,
+  GraphSnapshot,
+  MemoryMatch,
+  Mention,
+  Relationship,
+  RelationshipInput,
+  TraverseOptions,
+  TraverseResult,
+  UpsertMode,
 } from "./graph-store";
 import { traverseSqlite } from "./sqlite-traverse";
 
 type Params = Record<string, string | number | null>;
-interface EntityRow { node: number; type: string; id: string; name: string; properties: string }
+interface EntityRow {
+  node: number;
+  type: string;
+  id: string;
+  name: string;
+  properties: string;
+}
 
 const SQL = {
-  entity: "SELECT node, type, id, name, properties FROM graph_entities WHERE user_id = $user AND type = $type AND id = $id",
+  entity:
+    "SELECT node, type, id, name, properties FROM graph_entities WHERE user_id = $user AND type = $type AND id = $id",
   putEntity: `INSERT INTO graph_entities (user_id, type, id, name, name_key, properties, created_at, updated_at)
     VALUES ($user, $type, $id, $name, $nameKey, $props, $now, $now)
     ON CONFLICT (user_id, type, id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
       properties = excluded.properties, updated_at = excluded.updated_at`,
-  relProps: "SELECT properties FROM graph_relationships WHERE from_node = $from AND type = $type AND to_node = $to AND user_id = $user",
+  relProps:
+    "SELECT properties FROM graph_relationships WHERE from_node = $from AND type = $type AND to_node = $to AND user_id = $user",
   putRel: `INSERT INTO graph_relationships (from_node, type, to_node, user_id, properties, created_at, updated_at)
     VALUES ($from, $type, $to, $user, $props, $now, $now)
     ON CONFLICT (from_node, type, to_node) DO UPDATE SET properties = excluded.properties, updated_at = excluded.updated_at`,
@@ -54,7 +74,12 @@ const DELETE_USER = [
   "DELETE FROM graph_entities WHERE user_id = $user",
 ];
 
-const toEntity = (r: EntityRow): Entity => ({ type: r.type, id: r.id, name: r.name, properties: parseProps(r.properties) });
+const toEntity = (r: EntityRow): Entity => ({
+  type: r.type,
+  id: r.id,
+  name: r.name,
+  properties: parseProps(r.properties),
+});
 
 export class SqliteGraph implements GraphReplica, GraphExportSource {
   /**
@@ -90,8 +115,15 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
         const key = { from: ends[i]![0], type: r.type, to: ends[i]![1], user: userId };
         const stored = this.db.query<{ properties: string }, Params>(SQL.relProps).get(key);
         const properties = mergeProps(stored ? parseProps(stored.properties) : {}, r.properties);
-        this.db.query<never, Params>(SQL.putRel).run({ ...key, props: JSON.stringify(properties), now: this.clock.now() });
-        return { from: { type: r.from.type, id: r.from.id }, type: r.type, to: { type: r.to.type, id: r.to.id }, properties };
+        this.db
+          .query<never, Params>(SQL.putRel)
+          .run({ ...key, props: JSON.stringify(properties), now: this.clock.now() });
+        return {
+          from: { type: r.from.type, id: r.from.id },
+          type: r.type,
+          to: { type: r.to.type, id: r.to.id },
+          properties,
+        };
       });
     });
   }
@@ -100,7 +132,14 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
     tx(this.db, () => {
       const ends = this.resolveEnds(userId, rels);
       rels.forEach((r, i) => {
-        const params = { from: ends[i]![0], type: r.type, to: ends[i]![1], user: userId, props: JSON.stringify(r.properties), now: this.clock.now() };
+        const params = {
+          from: ends[i]![0],
+          type: r.type,
+          to: ends[i]![1],
+          user: userId,
+          props: JSON.stringify(r.properties),
+          now: this.clock.now(),
+        };
         this.db.query<never, Params>(SQL.putRel).run(params);
       });
     });
@@ -165,18 +204,35 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
   }
 
   async userIds(): Promise<string[]> {
-    return this.db.query<{ userId: string }, []>(SQL.users).all().map((r) => r.userId);
+    return this.db
+      .query<{ userId: string }, []>(SQL.users)
+      .all()
+      .map((r) => r.userId);
   }
 
   async exportUser(userId: string): Promise<GraphSnapshot> {
     const entities = this.db.query<EntityRow, Params>(SQL.allEntities).all({ user: userId }).map(toEntity);
     type RelRow = { ft: string; fi: string; type: string; tt: string; ti: string; properties: string };
-    const relationships = this.db.query<RelRow, Params>(SQL.allRels).all({ user: userId }).map((r) => ({
-      from: { type: r.ft, id: r.fi }, type: r.type, to: { type: r.tt, id: r.ti }, properties: parseProps(r.properties),
-    }));
-    const ids = this.db.query<{ id: string }, Params>("SELECT DISTINCT memory_id AS id FROM graph_mentions WHERE user_id = $user").all({ user: userId });
-    const mentions = (await this.entitiesForMemories(userId, ids.map((r) => r.id))).map((m) => ({
-      memoryId: m.memoryId, entity: { type: m.entity.type, id: m.entity.id },
+    const relationships = this.db
+      .query<RelRow, Params>(SQL.allRels)
+      .all({ user: userId })
+      .map((r) => ({
+        from: { type: r.ft, id: r.fi },
+        type: r.type,
+        to: { type: r.tt, id: r.ti },
+        properties: parseProps(r.properties),
+      }));
+    const ids = this.db
+      .query<{ id: string }, Params>("SELECT DISTINCT memory_id AS id FROM graph_mentions WHERE user_id = $user")
+      .all({ user: userId });
+    const mentions = (
+      await this.entitiesForMemories(
+        userId,
+        ids.map((r) => r.id),
+      )
+    ).map((m) => ({
+      memoryId: m.memoryId,
+      entity: { type: m.entity.type, id: m.entity.id },
     }));
     return { entities, relationships, mentions };
   }
@@ -197,12 +253,22 @@ export class SqliteGraph implements GraphReplica, GraphExportSource {
 
   /** Both ends of every relationship, checked before anything is written. */
   private resolveEnds(userId: string, rels: RelationshipInput[]): [number, number][] {
-    return rels.map((r, i) => [this.nodeOf(userId, r.from, `relationships[${i}].from`), this.nodeOf(userId, r.to, `relationships[${i}].to`)]);
+    return rels.map((r, i) => [
+      this.nodeOf(userId, r.from, `relationships[${i}].from`),
+      this.nodeOf(userId, r.to, `relationships[${i}].to`),
+    ]);
   }
 
   private writeEntity(userId: string, e: Entity): void {
-    const params = { user: userId, type: e.type, id: e.id, name: e.name, nameKey: e.name.toLowerCase(), props: JSON.stringify(e.properties), now: this.clock.now() };
+    const params = {
+      user: userId,
+      type: e.type,
+      id: e.id,
+      name: e.name,
+      nameKey: e.name.toLowerCase(),
+      props: JSON.stringify(e.properties),
+      now: this.clock.now(),
+    };
     this.db.query<never, Params>(SQL.putEntity).run(params);
   }
 }
-

@@ -18,7 +18,11 @@ const step = (forward: boolean, filtered: boolean): string => `
 
 function walkSql(direction: Dir, filtered: boolean): string {
   const steps =
-    direction === "out" ? [step(true, filtered)] : direction === "in" ? [step(false, filtered)] : [step(true, filtered), step(false, filtered)];
+    direction === "out"
+      ? [step(true, filtered)]
+      : direction === "in"
+        ? [step(false, filtered)]
+        : [step(true, filtered), step(false, filtered)];
   return `WITH RECURSIVE walk(node, depth) AS (
     SELECT $start, 0
     UNION ${steps.join("\n    UNION ")}
@@ -56,7 +60,9 @@ interface WalkRow {
 
 export async function traverseSqlite(db: Db, userId: string, o: TraverseOptions): Promise<TraverseResult> {
   const { maxDepth, limit, types } = checkTraverse(o);
-  const start = db.query<{ node: number }, Record<string, string>>(START_SQL).get({ user: userId, type: o.start.type, id: o.start.id });
+  const start = db
+    .query<{ node: number }, Record<string, string>>(START_SQL)
+    .get({ user: userId, type: o.start.type, id: o.start.id });
   if (!start) throw startNotFound(o.start);
   const sql = WALK_SQL[o.direction][types ? 1 : 0];
   const params: Record<string, string | number> = { start: start.node, user: userId, limit };
@@ -64,7 +70,13 @@ export async function traverseSqlite(db: Db, userId: string, o: TraverseOptions)
   const stmt = db.query<WalkRow, Record<string, string | number>>(sql);
   const rows = await deepen(maxDepth, limit, (depth) => stmt.all({ ...params, maxDepth: depth }));
 
-  const entities: TraversedEntity[] = rows.map((r) => ({ type: r.type, id: r.id, name: r.name, properties: parseProps(r.properties), depth: r.depth }));
+  const entities: TraversedEntity[] = rows.map((r) => ({
+    type: r.type,
+    id: r.id,
+    name: r.name,
+    properties: parseProps(r.properties),
+    depth: r.depth,
+  }));
   const byNode = new Map(rows.map((r) => [r.node, r]));
   const depths = new Map(rows.map((r) => [entityKey(r), r.depth]));
   return { entities, relationships: selectEdges(depths, edgesAmong(db, userId, byNode), o.direction, maxDepth, types) };
@@ -78,7 +90,8 @@ function edgesAmong(db: Db, userId: string, byNode: Map<number, WalkRow>): Edge[
   for (const r of rows) {
     const from = byNode.get(r.fromNode);
     const to = byNode.get(r.toNode);
-    if (from && to) out.push({ from: { type: from.type, id: from.id }, type: r.type, to: { type: to.type, id: to.id } });
+    if (from && to)
+      out.push({ from: { type: from.type, id: from.id }, type: r.type, to: { type: to.type, id: to.id } });
   }
   return out;
 }

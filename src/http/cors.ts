@@ -3,7 +3,11 @@
 export function makeOriginCheck(patterns: string[]): (origin: string) => boolean {
   const regexes = patterns.map((p) => {
     if (p === "*") return /^.*$/;
-    const escaped = p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:\\\*$/, ":\\d+").replace(/:\*$/, ":\\d+").replace(/\*/g, "[^/]*");
+    const escaped = p
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/:\\\*$/, ":\\d+")
+      .replace(/:\*$/, ":\\d+")
+      .replace(/\*/g, "[^/]*");
     return new RegExp(`^${escaped}$`);
   });
   return (origin) => regexes.some((r) => r.test(origin));

@@ -74,5 +74,9 @@ export function internalError(error: unknown, logger: Logger, request?: Request)
     path: request ? new URL(request.url).pathname : undefined,
     error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error),
   });
-  return json(500, { success: false, error: `internal error (request id ${requestId})`, code: "INTERNAL_ERROR" }, { "x-request-id": requestId });
+  return json(
+    500,
+    { success: false, error: `internal error (request id ${requestId})`, code: "INTERNAL_ERROR" },
+    { "x-request-id": requestId },
+  );
 }

@@ -5,29 +5,80 @@ import { routeDoc } from "./docs";
 import type { TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
-import { ComplianceReport, ComplianceReportOptions, EnforceOptions, EnforcementResult, EnforcementStats, SimulationImpact } from "~/governance/operations.schema";
+import {
+  ComplianceReport,
+  ComplianceReportOptions,
+  EnforceOptions,
+  EnforcementResult,
+  EnforcementStats,
+  SimulationImpact,
+} from "~/governance/operations.schema";
 
-const doc = (summary: string, body?: TSchema, response?: TSchema) => routeDoc("governance", summary, { body, response });
+const doc = (summary: string, body?: TSchema, response?: TSchema) =>
+  routeDoc("governance", summary, { body, response });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 export const governanceRoutes = (s: Services) =>
   router("/governance")
-    .post("/policies", ({ body }) => s.governance.setPolicy(body), doc("Set the policy of an organization or memory space", GovernancePolicy, PolicyResult))
-    .get("/policies", ({ query }) => {
-      const scope: Record<string, string> = {};
-      for (const k of ["organizationId", "memorySpaceId"] as const) if (query[k] !== undefined) scope[k] = String(query[k]);
-      return s.governance.getPolicy(scope);
-    }, doc("The effective policy of a scope (none = global defaults)"))
-    .put("/overrides/:memorySpaceId", ({ params, body }) => {
-      s.governance.setAgentOverride(params.memorySpaceId, body);
-      return { success: true as const, memorySpaceId: params.memorySpaceId };
-    }, doc("Deep-merge an override into a memory space's policy", GovernancePolicyPatch))
-    .get("/templates/:name", ({ params }) => s.governance.getTemplate(params.name), doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)"))
-    .post("/enforce", ({ body }) => s.governance.enforce(body), doc("Run retention and purging now", EnforceOptions, EnforcementResult))
-    .post("/simulate", ({ body }) => s.governance.simulate(body), doc("Dry-run a (partial) policy on the real data", GovernancePolicyPatch, SimulationImpact))
-    .post("/compliance-report", ({ body }) => s.governance.getComplianceReport(body), doc("Compliance report for a period", ComplianceReportOptions, ComplianceReport))
-    .get("/stats", ({ query }) => s.governance.getEnforcementStats({ period: query.period }), doc("Enforcement statistics over 7d, 30d, 90d or 1y", undefined, EnforcementStats))
-    .get("/audit", ({ query }) => s.governance.audit.query({ from: num(query.from), to: num(query.to), limit: query.limit, organizationId: str(query.organizationId) }), doc("Audit log entries between from and to"));
+    .post(
+      "/policies",
+      ({ body }) => s.governance.setPolicy(body),
+      doc("Set the policy of an organization or memory space", GovernancePolicy, PolicyResult),
+    )
+    .get(
+      "/policies",
+      ({ query }) => {
+        const scope: Record<string, string> = {};
+        for (const k of ["organizationId", "memorySpaceId"] as const)
+          if (query[k] !== undefined) scope[k] = String(query[k]);
+        return s.governance.getPolicy(scope);
+      },
+      doc("The effective policy of a scope (none = global defaults)"),
+    )
+    .put(
+      "/overrides/:memorySpaceId",
+      ({ params, body }) => {
+        s.governance.setAgentOverride(params.memorySpaceId, body);
+        return { success: true as const, memorySpaceId: params.memorySpaceId };
+      },
+      doc("Deep-merge an override into a memory space's policy", GovernancePolicyPatch),
+    )
+    .get(
+      "/templates/:name",
+      ({ params }) => s.governance.getTemplate(params.name),
+      doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)"),
+    )
+    .post(
+      "/enforce",
+      ({ body }) => s.governance.enforce(body),
+      doc("Run retention and purging now", EnforceOptions, EnforcementResult),
+    )
+    .post(
+      "/simulate",
+      ({ body }) => s.governance.simulate(body),
+      doc("Dry-run a (partial) policy on the real data", GovernancePolicyPatch, SimulationImpact),
+    )
+    .post(
+      "/compliance-report",
+      ({ body }) => s.governance.getComplianceReport(body),
+      doc("Compliance report for a period", ComplianceReportOptions, ComplianceReport),
+    )
+    .get(
+      "/stats",
+      ({ query }) => s.governance.getEnforcementStats({ period: query.period }),
+      doc("Enforcement statistics over 7d, 30d, 90d or 1y", undefined, EnforcementStats),
+    )
+    .get(
+      "/audit",
+      ({ query }) =>
+        s.governance.audit.query({
+          from: num(query.from),
+          to: num(query.to),
+          limit: query.limit,
+          organizationId: str(query.organizationId),
+        }),
+      doc("Audit log entries between from and to"),
+    );
 
 /** Query values are strings: epoch-ms digits become numbers, ISO dates stay strings. */
 const num = (v: unknown) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v);

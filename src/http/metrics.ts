@@ -24,13 +24,24 @@ export class RequestMetrics {
 }
 
 /** Renders flat numeric gauges/counters in the Prometheus text exposition format. */
-export function toPrometheus(samples: { name: string; help: string; type: "gauge" | "counter"; values: { labels?: Record<string, string>; value: number }[] }[]): string {
+export function toPrometheus(
+  samples: {
+    name: string;
+    help: string;
+    type: "gauge" | "counter";
+    values: { labels?: Record<string, string>; value: number }[];
+  }[],
+): string {
   const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
   const lines: string[] = [];
   for (const s of samples) {
     lines.push(`# HELP ${s.name} ${s.help}`, `# TYPE ${s.name} ${s.type}`);
     for (const v of s.values) {
-      const labels = v.labels ? `{${Object.entries(v.labels).map(([k, x]) => `${k}="${esc(x)}"`).join(",")}}` : "";
+      const labels = v.labels
+        ? `{${Object.entries(v.labels)
+            .map(([k, x]) => `${k}="${esc(x)}"`)
+            .join(",")}}`
+        : "";
       lines.push(`${s.name}${labels} ${Number.isFinite(v.value) ? v.value : 0}`);
     }
   }

@@ -41,22 +41,41 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
   const allowed = (path: string) => {
     matchers ??= app.routes.map((r: { method: string; path: string }) => ({
       method: r.method,
-      re: new RegExp("^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "$"),
+      re: new RegExp(
+        "^" +
+          r.path
+            .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+            .replace(/:[^/]+/g, "[^/]+")
+            .replace(/\*/g, ".*") +
+          "$",
+      ),
     }));
     return [...new Set(matchers.filter((m) => m.re.test(path)).map((m) => m.method))];
   };
 
   function toErrorResponse(code: string | number, error: unknown, request: Request): Response {
     const cors = corsFor(request);
-    if (oversize.has(request)) return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors);
+    if (oversize.has(request))
+      return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors);
     const path = new URL(request.url).pathname;
     if (code === "NOT_FOUND") {
       const methods = allowed(path);
       if (methods.length && !methods.includes(request.method))
-        return errorResponse(new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${methods.join(", ")}`), { ...cors, allow: methods.join(", ") });
+        return errorResponse(
+          new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${methods.join(", ")}`),
+          { ...cors, allow: methods.join(", ") },
+        );
     }
-    if (code === "VALIDATION" && (error as any)?.type === "body" && request.headers.get("content-type") === null && BODY_METHODS.has(request.method))
-      return errorResponse(new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"), cors);
+    if (
+      code === "VALIDATION" &&
+      (error as any)?.type === "body" &&
+      request.headers.get("content-type") === null &&
+      BODY_METHODS.has(request.method)
+    )
+      return errorResponse(
+        new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"),
+        cors,
+      );
     const mapped = fromElysia(code, error);
     if (mapped) return errorResponse(mapped, cors);
     return internalError(error, o.logger, request);
@@ -66,15 +85,40 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     .onRequest(({ request, set }) => {
       const cors = corsFor(request);
       Object.assign(set.headers, cors);
-      if (request.method === "OPTIONS" && o.cors.enabled) return answer(request, new Response(null, { status: 204, headers: cors }));
+      if (request.method === "OPTIONS" && o.cors.enabled)
+        return answer(request, new Response(null, { status: 204, headers: cors }));
       const path = new URL(request.url).pathname;
       const len = Number(request.headers.get("content-length") ?? 0);
-      if (len > o.maxBodyBytes) return answer(request, errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors));
-      const hasBody = len > 0 || request.headers.has("transfer-encoding") || (request.body !== null && !request.headers.has("content-length"));
-      if (BODY_METHODS.has(request.method) && hasBody && !isJson(request.headers.get("content-type")) && !path.startsWith("/mcp"))
-        return answer(request, errorResponse(new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"), cors));
+      if (len > o.maxBodyBytes)
+        return answer(
+          request,
+          errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors),
+        );
+      const hasBody =
+        len > 0 ||
+        request.headers.has("transfer-encoding") ||
+        (request.body !== null && !request.headers.has("content-length"));
+      if (
+        BODY_METHODS.has(request.method) &&
+        hasBody &&
+        !isJson(request.headers.get("content-type")) &&
+        !path.startsWith("/mcp")
+      )
+        return answer(
+          request,
+          errorResponse(
+            new AppError("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"),
+            cors,
+          ),
+        );
       if (o.auth.enabled && !o.open(path) && !keyOk(request.headers.get("authorization")))
-        return answer(request, errorResponse(new AppError("UNAUTHORIZED", "missing or invalid API key; send Authorization: Bearer <key>"), cors));
+        return answer(
+          request,
+          errorResponse(
+            new AppError("UNAUTHORIZED", "missing or invalid API key; send Authorization: Bearer <key>"),
+            cors,
+          ),
+        );
     })
     .onParse(async ({ request }) => {
       if (!isJson(request.headers.get("content-type"))) return;
@@ -116,7 +160,10 @@ export function routable(request: Request): Request {
 }
 
 /** Wraps app.handle with timing, metrics, the debug request log and the audit hook (deterministic, unlike onAfterResponse). */
-export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<PipelineOptions, "logger" | "metrics"> & { audit?: (call: CallRecord) => void }) {
+export function instrument(
+  handle: (req: Request) => Promise<Response>,
+  o: Pick<PipelineOptions, "logger" | "metrics"> & { audit?: (call: CallRecord) => void },
+) {
   return async (incoming: Request): Promise<Response> => {
     const request = routable(incoming);
     const t0 = performance.now();
@@ -125,9 +172,22 @@ export function instrument(handle: (req: Request) => Promise<Response>, o: Pick<
     o.metrics.record(routeOf.get(request) ?? "(unmatched)", res.status, ms);
     const url = new URL(request.url);
     const userId = url.searchParams.get("user_id") ?? userOf.get(request);
-    if (o.logger.enabled("debug")) o.logger.debug("request", { method: request.method, path: url.pathname, user: userId, status: res.status, ms: Number(ms.toFixed(2)) });
+    if (o.logger.enabled("debug"))
+      o.logger.debug("request", {
+        method: request.method,
+        path: url.pathname,
+        user: userId,
+        status: res.status,
+        ms: Number(ms.toFixed(2)),
+      });
     if (o.audit && !url.pathname.endsWith("/health"))
-      o.audit({ method: request.method, path: url.pathname, status: res.status, userId: userId ?? undefined, memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request) });
+      o.audit({
+        method: request.method,
+        path: url.pathname,
+        status: res.status,
+        userId: userId ?? undefined,
+        memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request),
+      });
     return res;
   };
 }

@@ -3,7 +3,8 @@
 import type { TObject } from "@sinclair/typebox";
 import { checkInput } from "~/shared/validate";
 
-export const parseQuery = <T extends TObject>(schema: T, query: Record<string, unknown>) => checkInput(schema, query, true);
+export const parseQuery = <T extends TObject>(schema: T, query: Record<string, unknown>) =>
+  checkInput(schema, query, true);
 
 export function queryDoc(schema: TObject) {
   const required = new Set(schema.required ?? []);

@@ -3,8 +3,15 @@ import { router } from "./router";
 import type { Services } from "~/services";
 import { checkInput } from "~/shared/validate";
 import {
-  CleanupResponse, CreateSessionInput, ExpireIdleResponse, ListSessionsInput, SessionListResponse, SessionRef, SessionResponse,
-  SessionUserInput, SweepInput,
+  CleanupResponse,
+  CreateSessionInput,
+  ExpireIdleResponse,
+  ListSessionsInput,
+  SessionListResponse,
+  SessionRef,
+  SessionResponse,
+  SessionUserInput,
+  SweepInput,
 } from "~/sessions/sessions.schema";
 import { parseQuery } from "./query";
 import { routeDoc, type RouteDoc } from "./docs";
@@ -17,13 +24,24 @@ export const sessionRoutes = (s: Services) =>
   router()
     // Validated by checkInput, not Elysia: Elysia coerces an array `metadata` into an object.
     .post("/sessions", ({ body }) => s.sessions.create(checkInput(CreateSessionInput, body)), {
-      ...doc("Start a session", SessionResponse, { body: CreateSessionInput, description: "Over limits.maxActiveSessions or limits.maxSessionsPerDevice → 409 CONFLICT." }),
+      ...doc("Start a session", SessionResponse, {
+        body: CreateSessionInput,
+        description: "Over limits.maxActiveSessions or limits.maxSessionsPerDevice → 409 CONFLICT.",
+      }),
     })
     .post("/sessions/expire-idle", ({ body }) => s.sessions.expireIdle(checkInput(SweepInput, body)), {
-      ...doc("Persist idle and ended states that time has reached", ExpireIdleResponse, { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
+      ...doc("Persist idle and ended states that time has reached", ExpireIdleResponse, {
+        description: SWEEP_SCOPE,
+        body: SweepInput,
+        optionalBody: true,
+      }),
     })
     .post("/sessions/cleanup", ({ body }) => s.sessions.cleanup(checkInput(SweepInput, body)), {
-      ...doc("Archive (archiveAfter) and delete (deleteEndedAfter) ended sessions", CleanupResponse, { description: SWEEP_SCOPE, body: SweepInput, optionalBody: true }),
+      ...doc("Archive (archiveAfter) and delete (deleteEndedAfter) ended sessions", CleanupResponse, {
+        description: SWEEP_SCOPE,
+        body: SweepInput,
+        optionalBody: true,
+      }),
     })
     .get("/sessions", ({ query }) => s.sessions.list(parseQuery(ListSessionsInput, query)), {
       ...doc("A user's sessions, newest first", SessionListResponse, { query: ListSessionsInput }),
@@ -33,8 +51,11 @@ export const sessionRoutes = (s: Services) =>
     })
     .post("/sessions/:id/touch", ({ params, body }) => s.sessions.touch(params.id, body), {
       body: SessionUserInput,
-      ...doc("Record activity", SessionResponse, { description: "Idle → active; with autoExtend, expires_at = max(expires_at, now + maxDuration). Ended → 409." }),
+      ...doc("Record activity", SessionResponse, {
+        description: "Idle → active; with autoExtend, expires_at = max(expires_at, now + maxDuration). Ended → 409.",
+      }),
     })
     .post("/sessions/:id/end", ({ params, body }) => s.sessions.end(params.id, body), {
-      body: SessionUserInput, ...doc("End a session (an ended one is returned unchanged)", SessionResponse),
+      body: SessionUserInput,
+      ...doc("End a session (an ended one is returned unchanged)", SessionResponse),
     });

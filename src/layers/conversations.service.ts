@@ -7,7 +7,12 @@ import { AppError, notFound } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import { decodeCursor, encodeCursor } from "~/memory/cursor";
 import type { ConversationRecorder } from "~/memory/memory-hooks";
-import type { AppendMessagesInput, ConversationRef, CreateConversationInput, ListConversationsInput } from "./layers.schema";
+import type {
+  AppendMessagesInput,
+  ConversationRef,
+  CreateConversationInput,
+  ListConversationsInput,
+} from "./layers.schema";
 
 const DEFAULT_SPACE = "mcp-agent";
 
@@ -22,33 +27,64 @@ export class ConversationsService implements ConversationRecorder {
   }
 
   /** Used inside add_memories' transaction. */
-  record(input: { userId: string; agentId: string; sessionId?: string; messages: { role: string; content: string }[]; now: number }): string {
+  record(input: {
+    userId: string;
+    agentId: string;
+    sessionId?: string;
+    messages: { role: string; content: string }[];
+    now: number;
+  }): string {
     const id = newId();
-    this.repo.create({ id, userId: input.userId, spaceId: input.agentId, sessionId: input.sessionId ?? null, now: input.now });
-    this.repo.append(id, input.messages.filter((m) => m.content.trim()), input.now);
+    this.repo.create({
+      id,
+      userId: input.userId,
+      spaceId: input.agentId,
+      sessionId: input.sessionId ?? null,
+      now: input.now,
+    });
+    this.repo.append(
+      id,
+      input.messages.filter((m) => m.content.trim()),
+      input.now,
+    );
     return id;
   }
 
   create(input: CreateConversationInput) {
     const now = this.clock.now();
-    const id = this.db.transaction(() =>
-      this.record({ userId: input.user_id, agentId: input.agent_id ?? DEFAULT_SPACE, sessionId: input.session_id, messages: input.messages ?? [], now }),
-    ).immediate();
+    const id = this.db
+      .transaction(() =>
+        this.record({
+          userId: input.user_id,
+          agentId: input.agent_id ?? DEFAULT_SPACE,
+          sessionId: input.session_id,
+          messages: input.messages ?? [],
+          now,
+        }),
+      )
+      .immediate();
     return this.get({ id, user_id: input.user_id });
   }
 
   append(id: string, input: AppendMessagesInput) {
-    this.db.transaction(() => {
-      const c = this.mustGet({ id, user_id: input.user_id });
-      if (c.archived_at !== null) throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
-      this.repo.append(id, input.messages, this.clock.now());
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const c = this.mustGet({ id, user_id: input.user_id });
+        if (c.archived_at !== null)
+          throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
+        this.repo.append(id, input.messages, this.clock.now());
+      })
+      .immediate();
     return this.get({ id, user_id: input.user_id });
   }
 
   get(ref: ConversationRef) {
     const c = this.mustGet(ref);
-    return { success: true as const, ...summary(c), messages: this.repo.messages(c.id).map((m) => ({ role: m.role, content: m.content, timestamp: m.timestamp })) };
+    return {
+      success: true as const,
+      ...summary(c),
+      messages: this.repo.messages(c.id).map((m) => ({ role: m.role, content: m.content, timestamp: m.timestamp })),
+    };
   }
 
   list(input: ListConversationsInput) {
@@ -75,7 +111,13 @@ export class ConversationsService implements ConversationRecorder {
 
 function summary(c: ConversationRow) {
   return {
-    id: c.id, user_id: c.user_id, agent_id: c.memory_space_id, session_id: c.session_id, message_count: c.message_count,
-    created_at: iso(c.created_at), last_message_at: iso(c.last_message_at), archived_at: isoOrNull(c.archived_at),
+    id: c.id,
+    user_id: c.user_id,
+    agent_id: c.memory_space_id,
+    session_id: c.session_id,
+    message_count: c.message_count,
+    created_at: iso(c.created_at),
+    last_message_at: iso(c.last_message_at),
+    archived_at: isoOrNull(c.archived_at),
   };
 }

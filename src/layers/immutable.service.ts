@@ -22,13 +22,29 @@ export class ImmutableService {
   put(type: string, id: string, input: PutImmutableInput) {
     if (input.data === undefined) throw validationError("data", "data is required");
     const data = JSON.stringify(input.data);
-    if (Buffer.byteLength(data) > MAX_DATA_BYTES) throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
+    if (Buffer.byteLength(data) > MAX_DATA_BYTES)
+      throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
     const now = this.clock.now();
-    const version = this.db.transaction(() => {
-      const other = this.db.query<{ organization_id: string }, [string, string]>("SELECT organization_id FROM immutable_records WHERE type = ? AND id = ?").get(type, id);
-      if (other && other.organization_id !== this.orgId) throw new AppError("CONFLICT", `record ${type}/${id} belongs to another organization`);
-      return this.repo.put({ orgId: this.orgId, type, id, userId: input.user_id ?? null, data, metadata: JSON.stringify(input.metadata ?? {}), now });
-    }).immediate();
+    const version = this.db
+      .transaction(() => {
+        const other = this.db
+          .query<{ organization_id: string }, [string, string]>(
+            "SELECT organization_id FROM immutable_records WHERE type = ? AND id = ?",
+          )
+          .get(type, id);
+        if (other && other.organization_id !== this.orgId)
+          throw new AppError("CONFLICT", `record ${type}/${id} belongs to another organization`);
+        return this.repo.put({
+          orgId: this.orgId,
+          type,
+          id,
+          userId: input.user_id ?? null,
+          data,
+          metadata: JSON.stringify(input.metadata ?? {}),
+          now,
+        });
+      })
+      .immediate();
     return { success: true as const, type, id, version, created_at: iso(now) };
   }
 
@@ -44,7 +60,12 @@ export class ImmutableService {
     this.mustHead(type, id);
     // Listing the history is a read too (purgeUnusedAfter counts reads).
     this.repo.touch(type, id, this.clock.now());
-    return { success: true as const, versions: this.repo.versions(type, id).map((v) => ({ version: v.version, data: JSON.parse(v.data), created_at: iso(v.created_at) })) };
+    return {
+      success: true as const,
+      versions: this.repo
+        .versions(type, id)
+        .map((v) => ({ version: v.version, data: JSON.parse(v.data), created_at: iso(v.created_at) })),
+    };
   }
 
   private mustHead(type: string, id: string): ImmutableRow {
@@ -56,7 +77,14 @@ export class ImmutableService {
 
 function view(head: ImmutableRow, v: ImmutableVersionRow) {
   return {
-    type: head.type, id: head.id, version: v.version, current_version: head.current_version, data: JSON.parse(v.data),
-    metadata: JSON.parse(v.metadata), user_id: head.user_id, created_at: iso(v.created_at), updated_at: iso(head.updated_at),
+    type: head.type,
+    id: head.id,
+    version: v.version,
+    current_version: head.current_version,
+    data: JSON.parse(v.data),
+    metadata: JSON.parse(v.metadata),
+    user_id: head.user_id,
+    created_at: iso(v.created_at),
+    updated_at: iso(head.updated_at),
   };
 }

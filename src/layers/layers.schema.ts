@@ -4,7 +4,8 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Message } from "~/memory/memory.schema";
 
 const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
-const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f]+$", description });
+const Name = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f]+$", description });
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Number({ ...o, multipleOf: 1 });
 const Messages = Type.Array(Message, { minItems: 1, maxItems: 100 });
 
@@ -30,7 +31,12 @@ export const ListConversationsInput = Type.Object({
 export type ListConversationsInput = Static<typeof ListConversationsInput>;
 
 // A type never contains "/": memories refer to records as metadata.immutableRef = "type/id".
-const RecordType = Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f/]+$", description: "Record type, e.g. kb-article (no '/')" });
+const RecordType = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  pattern: "^[^\\u0000-\\u001f/]+$",
+  description: "Record type, e.g. kb-article (no '/')",
+});
 export const ImmutableKey = Type.Object({ type: RecordType, id: Name("Record id") });
 export const PutImmutableInput = Type.Object({
   data: Type.Unknown({ description: "Any JSON value (≤ 1 MiB)" }),
@@ -38,7 +44,9 @@ export const PutImmutableInput = Type.Object({
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 export type PutImmutableInput = Static<typeof PutImmutableInput>;
-export const GetImmutableQuery = Type.Object({ version: Type.Optional(Int({ minimum: 1, maximum: 2 ** 31, description: "A past version" })) });
+export const GetImmutableQuery = Type.Object({
+  version: Type.Optional(Int({ minimum: 1, maximum: 2 ** 31, description: "A past version" })),
+});
 
 export const MutableKey = Type.Object({ namespace: Name("Namespace"), key: Name("Key") });
 export const PutMutableInput = Type.Object({

@@ -22,7 +22,8 @@ export class MutableService {
 
   put(namespace: string, key: string, input: PutMutableInput) {
     if (input.value === undefined) throw validationError("value", "value is required");
-    if (input.ttl !== undefined && input.expiresAt !== undefined) throw validationError("ttl", "give ttl or expiresAt, not both");
+    if (input.ttl !== undefined && input.expiresAt !== undefined)
+      throw validationError("ttl", "give ttl or expiresAt, not both");
     const now = this.clock.now();
     let expiresAt: number | null = input.expiresAt ?? null;
     if (input.ttl !== undefined) {
@@ -31,7 +32,8 @@ export class MutableService {
       expiresAt = now + ms;
     }
     const value = JSON.stringify(input.value);
-    if (Buffer.byteLength(value) > MAX_VALUE_BYTES) throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
+    if (Buffer.byteLength(value) > MAX_VALUE_BYTES)
+      throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     this.repo.put({ orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now });
     return this.get(namespace, key, false);
   }
@@ -52,7 +54,13 @@ export class MutableService {
 
 function view(r: MutableRow, accessedAt: number) {
   return {
-    namespace: r.namespace, key: r.key, value: JSON.parse(r.value), user_id: r.user_id, created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at), accessed_at: iso(accessedAt), expires_at: isoOrNull(r.expires_at),
+    namespace: r.namespace,
+    key: r.key,
+    value: JSON.parse(r.value),
+    user_id: r.user_id,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    accessed_at: iso(accessedAt),
+    expires_at: isoOrNull(r.expires_at),
   };
 }

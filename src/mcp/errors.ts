@@ -19,7 +19,11 @@ export function toolError(e: unknown, logger: Logger, tool: string): CallToolRes
     if (e.field !== undefined) body.field = e.field;
   } else {
     const requestId = newId();
-    logger.error("unhandled error in MCP tool", { request_id: requestId, tool, error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) });
+    logger.error("unhandled error in MCP tool", {
+      request_id: requestId,
+      tool,
+      error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e),
+    });
     body = { success: false, error: `internal error (request id ${requestId})`, code: "INTERNAL_ERROR" };
   }
   // No structuredContent: the SDK client validates any structuredContent against the tool's

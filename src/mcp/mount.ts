@@ -3,8 +3,11 @@
 import type { Services } from "~/services";
 
 /** The SDK is loaded on the first /mcp request: importing it costs ~60 ms of every server start. */
-let sdk: Promise<[typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("./server")]> | null = null;
-const loadSdk = () => (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("./server")]));
+let sdk: Promise<
+  [typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("./server")]
+> | null = null;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("./server")]));
 
 export type McpHandler = (request: Request, parsedBody?: unknown) => Promise<Response>;
 
@@ -20,7 +23,11 @@ export function createMcpHandler(s: Services): McpHandler {
     // client takes 405 on GET as "no stream offered" and on DELETE as "no session to end".
     if (request.method !== "POST") return methodNotAllowed();
     const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
-    const server = createMcpServer({ services, defaultUserId: headerUser(request) ?? s.config.userId, logger: s.logger });
+    const server = createMcpServer({
+      services,
+      defaultUserId: headerUser(request) ?? s.config.userId,
+      logger: s.logger,
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // One JSON answer per POST: our tools send no progress, and the request is complete (and
@@ -42,6 +49,13 @@ function headerUser(request: Request): string | undefined {
 }
 
 function methodNotAllowed(): Response {
-  const body = { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this stateless MCP endpoint answers POST only" }, id: null };
-  return new Response(JSON.stringify(body), { status: 405, headers: { "content-type": "application/json", allow: "POST" } });
+  const body = {
+    jsonrpc: "2.0",
+    error: { code: -32000, message: "Method not allowed: this stateless MCP endpoint answers POST only" },
+    id: null,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 405,
+    headers: { "content-type": "application/json", allow: "POST" },
+  });
 }

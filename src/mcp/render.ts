@@ -2,7 +2,14 @@
 // `structuredContent`: short, numbered, with ids so a follow-up call can name a memory.
 import type { TraverseResponse } from "~/graph/graph.schema";
 import type { Static } from "@sinclair/typebox";
-import type { AddResponse, DeleteResponse, ListResponse, MemoryRef, MemoryResponse, SearchResponse } from "~/memory/memory.schema";
+import type {
+  AddResponse,
+  DeleteResponse,
+  ListResponse,
+  MemoryRef,
+  MemoryResponse,
+  SearchResponse,
+} from "~/memory/memory.schema";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** Keeps a multi-line memory inside its numbered item. */
@@ -19,7 +26,8 @@ export function renderSearch(out: SearchResponse): string {
 }
 
 export function renderList(out: ListResponse): string {
-  if (!out.results.length) return out.total ? `No more memories (${out.total} in total).` : "No memories stored for this user.";
+  if (!out.results.length)
+    return out.total ? `No more memories (${out.total} in total).` : "No memories stored for this user.";
   const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at})`);
   const head = `Showing ${out.results.length} of ${plural(out.total, "memory", "memories")}, newest first:`;
   const more = out.next_cursor ? [`More: call list_memories again with cursor "${out.next_cursor}".`] : [];
@@ -38,7 +46,9 @@ export function renderDeleted(_out: DeleteResponse, input: MemoryRef): string {
 
 export function renderDeletedAll(out: DeleteResponse): string {
   const retained = Object.entries(out.retained ?? {}).filter(([, n]) => n > 0);
-  const kept = retained.length ? ` Kept by retention policy: ${retained.map(([layer, n]) => `${layer} ${n}`).join(", ")}.` : "";
+  const kept = retained.length
+    ? ` Kept by retention policy: ${retained.map(([layer, n]) => `${layer} ${n}`).join(", ")}.`
+    : "";
   return `Deleted ${plural(out.deleted_count, "memory", "memories")}.${kept}`;
 }
 

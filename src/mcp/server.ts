@@ -4,7 +4,12 @@
 import type { TObject } from "@sinclair/typebox";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "~/services";
 import type { Logger } from "~/shared/logger";
@@ -26,7 +31,10 @@ const INSTRUCTIONS =
   "anything that may depend on earlier conversations; store durable facts and preferences with add_memories.";
 
 export function createMcpServer(ctx: McpContext): Server {
-  const server = new Server({ name: "engram", title: "Engram", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: "engram", title: "Engram", version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const userOptional = ctx.defaultUserId !== undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => describeTool(t, userOptional)) }));
   server.setRequestHandler(CallToolRequestSchema, (req) => callTool(ctx, req.params.name, req.params.arguments ?? {}));
@@ -59,18 +67,27 @@ async function callTool(ctx: McpContext, name: string, args: Record<string, unkn
   // An unknown tool is a protocol error (the client's tool list is stale), not a tool failure.
   if (!t) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; call tools/list`);
   const t0 = performance.now();
-  const withUser = args.user_id === undefined && ctx.defaultUserId !== undefined ? { ...args, user_id: ctx.defaultUserId } : args;
+  const withUser =
+    args.user_id === undefined && ctx.defaultUserId !== undefined ? { ...args, user_id: ctx.defaultUserId } : args;
   let ok = false;
   try {
     // Arguments are checked before waiting for the services, so a bad call fails fast even while the model loads.
     const input = checkInput(t.input, withUser);
     const out = await t.run(await ctx.services(), input);
     ok = true;
-    return { content: [{ type: "text", text: t.render(out, input) }], structuredContent: out as Record<string, unknown> };
+    return {
+      content: [{ type: "text", text: t.render(out, input) }],
+      structuredContent: out as Record<string, unknown>,
+    };
   } catch (e) {
     return toolError(e, ctx.logger, name);
   } finally {
     if (ctx.logger.enabled("debug"))
-      ctx.logger.debug("mcp tool", { tool: name, user: typeof withUser.user_id === "string" ? withUser.user_id : undefined, ok, ms: Number((performance.now() - t0).toFixed(2)) });
+      ctx.logger.debug("mcp tool", {
+        tool: name,
+        user: typeof withUser.user_id === "string" ? withUser.user_id : undefined,
+        ok,
+        ms: Number((performance.now() - t0).toFixed(2)),
+      });
   }
 }

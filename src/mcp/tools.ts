@@ -4,11 +4,28 @@ import type { Static, TObject } from "@sinclair/typebox";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "~/services";
 import {
-  AddMemoriesInput, AddResponse, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef,
-  MemoryResponse, SearchMemoryInput, SearchResponse, UpdateMemoryInput,
+  AddMemoriesInput,
+  AddResponse,
+  DeleteAllInput,
+  DeleteResponse,
+  ListMemoriesInput,
+  ListResponse,
+  MemoryRef,
+  MemoryResponse,
+  SearchMemoryInput,
+  SearchResponse,
+  UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { TraverseBody, TraverseResponse } from "~/graph/graph.schema";
-import { renderTraverse, renderAdded, renderDeleted, renderDeletedAll, renderList, renderMemory, renderSearch } from "./render";
+import {
+  renderTraverse,
+  renderAdded,
+  renderDeleted,
+  renderDeletedAll,
+  renderList,
+  renderMemory,
+  renderSearch,
+} from "./render";
 
 export interface ToolDef<I extends TObject = TObject, O extends TObject = TObject> {
   name: string;
@@ -29,8 +46,18 @@ const tool = <I extends TObject, O extends TObject>(d: ToolDef<I, O>): ToolDef =
 // The memory store is a closed world, and most tools change it without destroying anything;
 // the MCP defaults (openWorld and destructive true) would make clients over-cautious.
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-const ADDITIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+const ADDITIVE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+const DESTRUCTIVE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 export const TOOLS: readonly ToolDef[] = [
   tool({

@@ -6,7 +6,13 @@ import type { FactExtractor } from "~/facts/fact-extractor";
 
 export interface ConversationRecorder {
   /** Runs inside the add transaction; returns the conversation id the memories refer to. */
-  record(input: { userId: string; agentId: string; sessionId?: string; messages: { role: string; content: string }[]; now: number }): string;
+  record(input: {
+    userId: string;
+    agentId: string;
+    sessionId?: string;
+    messages: { role: string; content: string }[];
+    now: number;
+  }): string;
 }
 
 /** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */

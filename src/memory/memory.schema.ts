@@ -12,66 +12,92 @@ const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User id
 const AgentId = Type.String({ minLength: 1, maxLength: 256, description: "Agent (memory space); default 'mcp-agent'" });
 const SessionId = Type.String({ minLength: 1, maxLength: 256, description: "Session scope" });
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
-  description: "Free-form; importance (0–100), source (conversation|a2a|system|tool), tags, temporary + expiresAt (epoch ms)",
+  description:
+    "Free-form; importance (0–100), source (conversation|a2a|system|tool), tags, temporary + expiresAt (epoch ms)",
 });
 const MemoryText = Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Memory text (≤ 32 KiB)" });
 /** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */
 const STRICT = { additionalProperties: false } as const;
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Number({ ...o, multipleOf: 1 });
 
-export const Message = Type.Object({
-  role: Type.String({ minLength: 1, maxLength: 64, description: "user, assistant, system, tool…" }),
-  content: Type.String({ maxLength: MAX_MEMORY_CHARS }),
-}, STRICT);
+export const Message = Type.Object(
+  {
+    role: Type.String({ minLength: 1, maxLength: 64, description: "user, assistant, system, tool…" }),
+    content: Type.String({ maxLength: MAX_MEMORY_CHARS }),
+  },
+  STRICT,
+);
 
-export const AddMemoriesInput = Type.Object({
-  memory: Type.Optional(MemoryText),
-  messages: Type.Optional(Type.Array(Message, { minItems: 1, maxItems: MAX_MESSAGES })),
-  user_id: UserId,
-  agent_id: Type.Optional(AgentId),
-  session_id: Type.Optional(SessionId),
-  metadata: Type.Optional(Metadata),
-  auto_embed: Type.Optional(Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" })),
-  auto_extract_facts: Type.Optional(Type.Boolean({ description: "Extract facts from messages for this call" })),
-}, STRICT);
+export const AddMemoriesInput = Type.Object(
+  {
+    memory: Type.Optional(MemoryText),
+    messages: Type.Optional(Type.Array(Message, { minItems: 1, maxItems: MAX_MESSAGES })),
+    user_id: UserId,
+    agent_id: Type.Optional(AgentId),
+    session_id: Type.Optional(SessionId),
+    metadata: Type.Optional(Metadata),
+    auto_embed: Type.Optional(
+      Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" }),
+    ),
+    auto_extract_facts: Type.Optional(Type.Boolean({ description: "Extract facts from messages for this call" })),
+  },
+  STRICT,
+);
 export type AddMemoriesInput = Static<typeof AddMemoriesInput>;
 
-export const SearchMemoryInput = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Search text" }),
-  user_id: UserId,
-  limit: Type.Optional(Int({ minimum: 1, maximum: 100, description: "Maximum results (default 10)" })),
-  agent_id: Type.Optional(AgentId),
-  session_id: Type.Optional(SessionId),
-  metadata: Type.Optional(Metadata),
-}, STRICT);
+export const SearchMemoryInput = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Search text" }),
+    user_id: UserId,
+    limit: Type.Optional(Int({ minimum: 1, maximum: 100, description: "Maximum results (default 10)" })),
+    agent_id: Type.Optional(AgentId),
+    session_id: Type.Optional(SessionId),
+    metadata: Type.Optional(Metadata),
+  },
+  STRICT,
+);
 export type SearchMemoryInput = Static<typeof SearchMemoryInput>;
 
-export const ListMemoriesInput = Type.Object({
-  user_id: UserId,
-  limit: Type.Optional(Int({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "next_cursor of the previous page" })),
-  agent_id: Type.Optional(AgentId),
-}, STRICT);
+export const ListMemoriesInput = Type.Object(
+  {
+    user_id: UserId,
+    limit: Type.Optional(Int({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: "next_cursor of the previous page" }),
+    ),
+    agent_id: Type.Optional(AgentId),
+  },
+  STRICT,
+);
 export type ListMemoriesInput = Static<typeof ListMemoriesInput>;
 
-export const DeleteAllInput = Type.Object({
-  user_id: UserId,
-  cascade: Type.Optional(Type.Boolean({ description: "Erase the user's data from every layer" })),
-}, STRICT);
+export const DeleteAllInput = Type.Object(
+  {
+    user_id: UserId,
+    cascade: Type.Optional(Type.Boolean({ description: "Erase the user's data from every layer" })),
+  },
+  STRICT,
+);
 export type DeleteAllInput = Static<typeof DeleteAllInput>;
 
-export const MemoryRef = Type.Object({
-  memory_id: Type.String({ minLength: 1, maxLength: 256 }),
-  user_id: UserId,
-}, STRICT);
+export const MemoryRef = Type.Object(
+  {
+    memory_id: Type.String({ minLength: 1, maxLength: 256 }),
+    user_id: UserId,
+  },
+  STRICT,
+);
 export type MemoryRef = Static<typeof MemoryRef>;
 
-export const UpdateMemoryInput = Type.Object({
-  memory_id: Type.String({ minLength: 1, maxLength: 256 }),
-  user_id: UserId,
-  memory: Type.Optional(MemoryText),
-  metadata: Type.Optional(Metadata),
-}, STRICT);
+export const UpdateMemoryInput = Type.Object(
+  {
+    memory_id: Type.String({ minLength: 1, maxLength: 256 }),
+    user_id: UserId,
+    memory: Type.Optional(MemoryText),
+    metadata: Type.Optional(Metadata),
+  },
+  STRICT,
+);
 export type UpdateMemoryInput = Static<typeof UpdateMemoryInput>;
 
 // ---- responses ----

@@ -11,8 +11,17 @@ import { newId } from "~/shared/ids";
 import { readTraits, type MemoryTraits } from "./metadata";
 import { SearchCache } from "./search-cache";
 import type {
-  AddMemoriesInput, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef, MemoryResponse,
-  SearchMemoryInput, SearchResponse, UpdateMemoryInput, SourceType,
+  AddMemoriesInput,
+  DeleteAllInput,
+  DeleteResponse,
+  ListMemoriesInput,
+  ListResponse,
+  MemoryRef,
+  MemoryResponse,
+  SearchMemoryInput,
+  SearchResponse,
+  UpdateMemoryInput,
+  SourceType,
 } from "./memory.schema";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { MemoryHooks } from "./memory-hooks";
@@ -51,29 +60,62 @@ export class MemoryService {
 
   async add(input: AddMemoriesInput): Promise<{ success: true; memory_ids: string[] }> {
     if ((input.memory === undefined) === (input.messages === undefined))
-      throw validationError(input.memory === undefined ? "memory" : "messages", "provide exactly one of memory or messages");
+      throw validationError(
+        input.memory === undefined ? "memory" : "messages",
+        "provide exactly one of memory or messages",
+      );
     const agentId = input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
-    for (const d of drafts) this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
+    for (const d of drafts)
+      this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = this.clock.now();
     const ids = await this.writes.run(() => {
-      const conversationRef = input.messages ? (this.hooks.conversations?.record({ userId: input.user_id, agentId, sessionId: input.session_id, messages: input.messages, now }) ?? null) : null;
+      const conversationRef = input.messages
+        ? (this.hooks.conversations?.record({
+            userId: input.user_id,
+            agentId,
+            sessionId: input.session_id,
+            messages: input.messages,
+            now,
+          }) ?? null)
+        : null;
       return drafts.map((d, i) => {
         const id = newId();
         const rowid = this.repo.insert({
-          id, user_id: input.user_id, agent_id: agentId, session_id: input.session_id ?? "", memory: d.text,
-          metadata: JSON.stringify(d.metadata), importance: d.traits.importance, source_type: d.traits.sourceType,
-          expires_at: d.traits.expiresAt, conversation_ref: d.traits.conversationRef ?? conversationRef,
-          immutable_ref: d.traits.immutableRef, created_at: now,
+          id,
+          user_id: input.user_id,
+          agent_id: agentId,
+          session_id: input.session_id ?? "",
+          memory: d.text,
+          metadata: JSON.stringify(d.metadata),
+          importance: d.traits.importance,
+          source_type: d.traits.sourceType,
+          expires_at: d.traits.expiresAt,
+          conversation_ref: d.traits.conversationRef ?? conversationRef,
+          immutable_ref: d.traits.immutableRef,
+          created_at: now,
         });
-        if (vectors) this.search.writeVectors([{ rowid, userId: input.user_id, agentId, sessionId: input.session_id ?? "", expiresAt: d.traits.expiresAt, vector: vectors[i] ?? null }]);
+        if (vectors)
+          this.search.writeVectors([
+            {
+              rowid,
+              userId: input.user_id,
+              agentId,
+              sessionId: input.session_id ?? "",
+              expiresAt: d.traits.expiresAt,
+              vector: vectors[i] ?? null,
+            },
+          ]);
         return id;
       });
     });
     this.touched(input.user_id, ids.length);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
-    await this.hooks.graph?.linkMemories(input.user_id, ids.map((id, i) => ({ id, text: drafts[i]!.text })));
+    await this.hooks.graph?.linkMemories(
+      input.user_id,
+      ids.map((id, i) => ({ id, text: drafts[i]!.text })),
+    );
     return { success: true, memory_ids: ids };
   }
 
@@ -93,8 +135,8 @@ export class MemoryService {
         return { text: f.text, metadata, traits: readTraits(metadata, "conversation") };
       });
     }
-    const drafts = input.messages!
-      .filter((m) => m.content.trim())
+    const drafts = input
+      .messages!.filter((m) => m.content.trim())
       .map((m) => {
         const metadata = { ...base, role: m.role };
         return { text: m.content, metadata, traits: readTraits(metadata, "conversation" as SourceType) };
@@ -110,12 +152,30 @@ export class MemoryService {
     const cached = this.cache.get(input.user_id, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
-    const filter = { userId: input.user_id, agentId: input.agent_id, sessionId: input.session_id ?? "", now: this.clock.now(), metadata: input.metadata };
+    const filter = {
+      userId: input.user_id,
+      agentId: input.agent_id,
+      sessionId: input.session_id ?? "",
+      now: this.clock.now(),
+      metadata: input.metadata,
+    };
     const before = this.cache.snapshot(input.user_id);
     const hits = await this.search.rank(filter, input.query, limit);
-    const results = hits.map((h) => ({ id: h.id, memory: h.memory, score: h.score, metadata: JSON.parse(h.metadata), created_at: iso(h.created_at) }));
+    const results = hits.map((h) => ({
+      id: h.id,
+      memory: h.memory,
+      score: h.score,
+      metadata: JSON.parse(h.metadata),
+      created_at: iso(h.created_at),
+    }));
     const response = { results };
-    this.cache.set(input.user_id, key, response, Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)), before);
+    this.cache.set(
+      input.user_id,
+      key,
+      response,
+      Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)),
+      before,
+    );
     return response;
   }
 
@@ -129,7 +189,14 @@ export class MemoryService {
     const hasMore = rows.length > limit;
     const last = page.at(-1);
     return {
-      results: page.map((r) => ({ id: r.id, memory: r.memory, metadata: JSON.parse(r.metadata), agent_id: r.agent_id, session_id: r.session_id || null, created_at: iso(r.created_at) })),
+      results: page.map((r) => ({
+        id: r.id,
+        memory: r.memory,
+        metadata: JSON.parse(r.metadata),
+        agent_id: r.agent_id,
+        session_id: r.session_id || null,
+        created_at: iso(r.created_at),
+      })),
       total: this.total(input.user_id, now, input.agent_id),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
@@ -142,7 +209,8 @@ export class MemoryService {
   }
 
   async update(input: UpdateMemoryInput): Promise<MemoryResponse> {
-    if (input.memory === undefined && input.metadata === undefined) throw validationError("memory", "provide memory or metadata to update");
+    if (input.memory === undefined && input.metadata === undefined)
+      throw validationError("memory", "provide memory or metadata to update");
     if (input.memory !== undefined && !input.memory.trim()) throw validationError("memory", "memory must not be blank");
     const row = this.mustGet(input);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
@@ -150,12 +218,35 @@ export class MemoryService {
     this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
-    this.db.transaction(() => {
-      const current = this.mustGet(input);
-      if (current.version !== row.version) throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
-      this.repo.update(row, { memory: text, metadata: JSON.stringify(metadata), importance: traits.importance, source_type: traits.sourceType, expires_at: traits.expiresAt }, this.clock.now());
-      if (vectors) this.search.writeVectors([{ rowid: row.rowid, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id, expiresAt: traits.expiresAt, vector: vectors[0] ?? null }]);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const current = this.mustGet(input);
+        if (current.version !== row.version)
+          throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
+        this.repo.update(
+          row,
+          {
+            memory: text,
+            metadata: JSON.stringify(metadata),
+            importance: traits.importance,
+            source_type: traits.sourceType,
+            expires_at: traits.expiresAt,
+          },
+          this.clock.now(),
+        );
+        if (vectors)
+          this.search.writeVectors([
+            {
+              rowid: row.rowid,
+              userId: row.user_id,
+              agentId: row.agent_id,
+              sessionId: row.session_id,
+              expiresAt: traits.expiresAt,
+              vector: vectors[0] ?? null,
+            },
+          ]);
+      })
+      .immediate();
     this.touched(input.user_id, 1);
     if (input.memory !== undefined) await this.hooks.graph?.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(input);
@@ -163,19 +254,29 @@ export class MemoryService {
 
   versions(ref: MemoryRef): { success: true; versions: { version: number; memory: string; created_at: string }[] } {
     const row = this.mustGet(ref);
-    const previous = this.repo.versions(ref.user_id, ref.memory_id).map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at) }));
-    return { success: true, versions: [{ version: row.version, memory: row.memory, created_at: iso(row.updated_at) }, ...previous] };
+    const previous = this.repo
+      .versions(ref.user_id, ref.memory_id)
+      .map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at) }));
+    return {
+      success: true,
+      versions: [{ version: row.version, memory: row.memory, created_at: iso(row.updated_at) }, ...previous],
+    };
   }
 
   delete(ref: MemoryRef): DeleteResponse {
-    this.db.transaction(() => {
-      const row = this.mustGet(ref);
-      const keep = this.hooks.retention?.keepSince(row.agent_id, false);
-      // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
-      if (keep !== undefined && row.updated_at > keep)
-        throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`);
-      this.purgeMemories([{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const row = this.mustGet(ref);
+        const keep = this.hooks.retention?.keepSince(row.agent_id, false);
+        // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
+        if (keep !== undefined && row.updated_at > keep)
+          throw new AppError(
+            "CONFLICT",
+            `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`,
+          );
+        this.purgeMemories([{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
+      })
+      .immediate();
     return { success: true, deleted_count: 1 };
   }
 
@@ -186,20 +287,27 @@ export class MemoryService {
   async deleteAll(input: DeleteAllInput): Promise<DeleteResponse> {
     const cascade = input.cascade === true;
     const removedIds: string[] = [];
-    const result = this.db.transaction(() => {
-      let deleted = 0;
-      for (const space of this.repo.spacesOfUser(input.user_id)) {
-        const keep = this.hooks.retention?.keepSince(space, cascade);
-        if (keep === -Infinity) continue;
-        const removed = this.repo.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
-        this.search.deleteVectors(removed.map((r) => r.rowid));
-        removedIds.push(...removed.map((r) => r.id));
-        deleted += removed.length;
-      }
-      const kept = this.repo.countForUser(input.user_id);
-      const retained = cascade && this.hooks.erasure ? this.hooks.erasure.eraseUser(input.user_id, { deleted, retained: kept }).retained : kept ? { vector: kept } : {};
-      return { deleted, retained };
-    }).immediate();
+    const result = this.db
+      .transaction(() => {
+        let deleted = 0;
+        for (const space of this.repo.spacesOfUser(input.user_id)) {
+          const keep = this.hooks.retention?.keepSince(space, cascade);
+          if (keep === -Infinity) continue;
+          const removed = this.repo.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
+          this.search.deleteVectors(removed.map((r) => r.rowid));
+          removedIds.push(...removed.map((r) => r.id));
+          deleted += removed.length;
+        }
+        const kept = this.repo.countForUser(input.user_id);
+        const retained =
+          cascade && this.hooks.erasure
+            ? this.hooks.erasure.eraseUser(input.user_id, { deleted, retained: kept }).retained
+            : kept
+              ? { vector: kept }
+              : {};
+        return { deleted, retained };
+      })
+      .immediate();
     this.touched(input.user_id, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph?.deleteUser(input.user_id);
@@ -252,14 +360,22 @@ export class MemoryService {
 }
 
 function rowCursor([createdAt, rowid]: [number, string]): [number, number] {
-  if (!/^\d{1,16}$/.test(rowid)) throw validationError("cursor", "cursor is not a next_cursor returned by this listing");
+  if (!/^\d{1,16}$/.test(rowid))
+    throw validationError("cursor", "cursor is not a next_cursor returned by this listing");
   return [createdAt, Number(rowid)];
 }
 
 function toResponse(r: MemoryRow): MemoryResponse {
   return {
-    success: true, id: r.id, memory: r.memory, metadata: JSON.parse(r.metadata), agent_id: r.agent_id,
-    session_id: r.session_id || null, created_at: iso(r.created_at), updated_at: iso(r.updated_at), version: r.version,
+    success: true,
+    id: r.id,
+    memory: r.memory,
+    metadata: JSON.parse(r.metadata),
+    agent_id: r.agent_id,
+    session_id: r.session_id || null,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    version: r.version,
   };
 }
 

@@ -36,13 +36,15 @@ function readExpiry(metadata: Record<string, unknown>): number | null {
   if (expiresAt !== undefined && (typeof expiresAt !== "number" || !Number.isFinite(expiresAt) || expiresAt < 0))
     throw validationError("metadata.expiresAt", "metadata.expiresAt must be a time in epoch milliseconds");
   if (temporary !== true) return null;
-  if (expiresAt === undefined) throw validationError("metadata.expiresAt", "metadata.expiresAt is required when metadata.temporary is true");
+  if (expiresAt === undefined)
+    throw validationError("metadata.expiresAt", "metadata.expiresAt is required when metadata.temporary is true");
   return expiresAt as number;
 }
 
 function readRef(metadata: Record<string, unknown>, key: string): string | null {
   const v = metadata[key];
   if (v === undefined || v === null) return null;
-  if (typeof v !== "string" || !v) throw validationError(`metadata.${key}`, `metadata.${key} must be a non-empty string`);
+  if (typeof v !== "string" || !v)
+    throw validationError(`metadata.${key}`, `metadata.${key} must be a non-empty string`);
   return v;
 }

@@ -62,7 +62,11 @@ export class SearchCache<V> {
    */
   set(userId: string, key: string, value: V, expiresAt = Infinity, since?: Snapshot): void {
     const generation = this.generations.get(userId) ?? 0;
-    if (since && (since.epoch !== this.epoch || since.generation !== generation || since.dataVersion !== this.readDataVersion())) return;
+    if (
+      since &&
+      (since.epoch !== this.epoch || since.generation !== generation || since.dataVersion !== this.readDataVersion())
+    )
+      return;
     const until = Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt);
     this.entries.set(`${userId}\u0000${key}`, { until, generation, value });
   }

@@ -1,11 +1,31 @@
 // The SDK interface: one shape for the memory operations and `governance.*`, implemented
 // over HTTP (createClient) and in-process (createEngram).
 import type {
-  AddMemoriesInput, DeleteAllInput, DeleteResponse, ListMemoriesInput, ListResponse, MemoryRef, MemoryResponse,
-  SearchMemoryInput, SearchResponse, UpdateMemoryInput,
+  AddMemoriesInput,
+  DeleteAllInput,
+  DeleteResponse,
+  ListMemoriesInput,
+  ListResponse,
+  MemoryRef,
+  MemoryResponse,
+  SearchMemoryInput,
+  SearchResponse,
+  UpdateMemoryInput,
 } from "~/memory/memory.schema";
-import type { GovernancePolicy, GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } from "~/governance/policy.schema";
-import type { ComplianceReport, EnforceOptions, EnforcementResult, EnforcementStats, SimulationImpact } from "~/governance/operations.schema";
+import type {
+  GovernancePolicy,
+  GovernancePolicyPatch,
+  PolicyResult,
+  PolicyRules,
+  PolicyScope,
+} from "~/governance/policy.schema";
+import type {
+  ComplianceReport,
+  EnforceOptions,
+  EnforcementResult,
+  EnforcementStats,
+  SimulationImpact,
+} from "~/governance/operations.schema";
 
 export interface ComplianceReportInput {
   organizationId?: string;

@@ -1,6 +1,12 @@
 // createClient({baseUrl, apiKey}): the SDK over HTTP. Error envelopes become the same
 // exceptions the in-process SDK throws (GovernanceValidationError or AppError).
-import { AppError, GovernanceValidationError, isGovernanceErrorCode, APP_ERROR_CODES, type AppErrorCode } from "~/shared/errors";
+import {
+  AppError,
+  GovernanceValidationError,
+  isGovernanceErrorCode,
+  APP_ERROR_CODES,
+  type AppErrorCode,
+} from "~/shared/errors";
 import { validateAgentOverride, validateTemplateName } from "~/governance/validate";
 import { isTemplateName } from "~/governance/policy.schema";
 import type { EngramClient } from "./client";
@@ -14,11 +20,21 @@ export interface ClientOptions {
 export function createClient(o: ClientOptions): EngramClient {
   const base = o.baseUrl.replace(/\/+$/, "");
   const call = async <T>(method: string, path: string, body?: unknown, query?: Record<string, unknown>): Promise<T> => {
-    const qs = query ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString() : "";
+    const qs = query
+      ? new URLSearchParams(
+          Object.entries(query)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)] as [string, string]),
+        ).toString()
+      : "";
     const headers: Record<string, string> = {};
     if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await (o.fetch ?? fetch)(`${base}${path}${qs ? `?${qs}` : ""}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await (o.fetch ?? fetch)(`${base}${path}${qs ? `?${qs}` : ""}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json().catch(() => null)) as Record<string, any> | null;
     if (res.ok) return json as T;
     throw toError(res.status, json);
@@ -56,7 +72,10 @@ export function createClient(o: ClientOptions): EngramClient {
 
 function toError(status: number, body: Record<string, any> | null): Error {
   const message = typeof body?.error === "string" ? body.error : `HTTP ${status}`;
-  if (body?.name === "GovernanceValidationError" && isGovernanceErrorCode(body.code)) return new GovernanceValidationError(body.code, message, body.field);
-  const code: AppErrorCode = (APP_ERROR_CODES as readonly string[]).includes(body?.code) ? body!.code : "INTERNAL_ERROR";
+  if (body?.name === "GovernanceValidationError" && isGovernanceErrorCode(body.code))
+    return new GovernanceValidationError(body.code, message, body.field);
+  const code: AppErrorCode = (APP_ERROR_CODES as readonly string[]).includes(body?.code)
+    ? body!.code
+    : "INTERNAL_ERROR";
   return new AppError(code, message, body?.field);
 }

@@ -3,13 +3,22 @@ import { loadConfig, type ServerOptions } from "~/config/load-config";
 import { buildServices, type BuildOptions } from "~/main";
 import { checkInput } from "~/shared/validate";
 import {
-  AddMemoriesInput, DeleteAllInput, ListMemoriesInput, MemoryRef, SearchMemoryInput, UpdateMemoryInput,
+  AddMemoriesInput,
+  DeleteAllInput,
+  ListMemoriesInput,
+  MemoryRef,
+  SearchMemoryInput,
+  UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import type { EngramClient } from "./client";
 
 export async function createEngram(options: ServerOptions & BuildOptions = {}): Promise<EngramClient> {
   const { clock, logger, embedder, ...serverOptions } = options;
-  const s = await buildServices(loadConfig({ options: { storeUrl: "sqlite::memory:", ...serverOptions } }), { clock, logger, embedder });
+  const s = await buildServices(loadConfig({ options: { storeUrl: "sqlite::memory:", ...serverOptions } }), {
+    clock,
+    logger,
+    embedder,
+  });
   const g = s.governance;
   return {
     addMemories: async (i) => s.memory.add(checkInput(AddMemoriesInput, i)),

@@ -53,7 +53,13 @@ export function namedEntities(query: string, index: NameIndex): number[] {
   for (let i = 0; i < words.length; i++) {
     if (cased && !/^\p{Lu}/u.test(words[i]!)) continue;
     for (let n = 1; n <= index.maxWords && i + n <= words.length; n++) {
-      for (const node of index.byKey.get(words.slice(i, i + n).join(" ").toLowerCase()) ?? []) nodes.add(node);
+      for (const node of index.byKey.get(
+        words
+          .slice(i, i + n)
+          .join(" ")
+          .toLowerCase(),
+      ) ?? [])
+        nodes.add(node);
     }
   }
   return [...nodes];
@@ -66,10 +72,12 @@ const GENERATION_DDL = [
     ["ai", "AFTER INSERT", "new"],
     ["au", "AFTER UPDATE OF name", "new"],
     ["ad", "AFTER DELETE", "old"],
-  ].map(([suffix, event, row]) =>
-    `CREATE TEMP TRIGGER IF NOT EXISTS graph_name_generation_${suffix} ${event} ON main.graph_entities BEGIN
+  ].map(
+    ([suffix, event, row]) =>
+      `CREATE TEMP TRIGGER IF NOT EXISTS graph_name_generation_${suffix} ${event} ON main.graph_entities BEGIN
        INSERT INTO graph_name_generation (user_id, n) VALUES (${row}.user_id, 1) ON CONFLICT (user_id) DO UPDATE SET n = n + 1;
-     END`),
+     END`,
+  ),
 ];
 
 // From the named entities' links (graph_mentions_by_node) to their memories: CROSS JOIN fixes that order,
@@ -105,10 +113,14 @@ export class GraphBoost {
   /** The user's name index, rebuilt when their entities changed since it was built. */
   index(userId: string): NameIndex {
     this.track();
-    const generation = this.db.query<{ n: number }, [string]>("SELECT n FROM temp.graph_name_generation WHERE user_id = ?").get(userId)?.n ?? 0;
+    const generation =
+      this.db.query<{ n: number }, [string]>("SELECT n FROM temp.graph_name_generation WHERE user_id = ?").get(userId)
+        ?.n ?? 0;
     const cached = this.indexes.get(userId);
     if (cached?.generation === generation) return cached.index;
-    const rows = this.db.query<EntityName, [string]>("SELECT node, name_key FROM graph_entities WHERE user_id = ?").values(userId) as EntityName[];
+    const rows = this.db
+      .query<EntityName, [string]>("SELECT node, name_key FROM graph_entities WHERE user_id = ?")
+      .values(userId) as EntityName[];
     const index = buildNameIndex(rows);
     this.indexes.set(userId, { generation, index });
     return index;

@@ -26,7 +26,9 @@ export class KeywordIndex {
    */
   rank(filter: MemoryFilter, query: string, n: number): RankedRow[] {
     const { where, params } = filterSql(filter); // first: a bad filter is an error even when nothing matches
-    const owner = this.db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(filter.userId);
+    const owner = this.db
+      .query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?")
+      .get(filter.userId);
     if (!owner) return [];
     for (const match of toFtsQueries(query, ownerPrefix(owner.id))) {
       const ranked = this.rankMatch(match, where, params, n);

@@ -23,7 +23,11 @@ export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] 
     params.push(f.agentId);
   }
   for (const [key, value] of Object.entries(f.metadata ?? {})) {
-    if (!SAFE_KEY.test(key)) throw validationError(`metadata.${key}`, "metadata filter keys must not contain quotes, backslashes or control characters");
+    if (!SAFE_KEY.test(key))
+      throw validationError(
+        `metadata.${key}`,
+        "metadata filter keys must not contain quotes, backslashes or control characters",
+      );
     const path = `$."${key}"`;
     if (Array.isArray(value)) {
       for (const el of value) {
@@ -50,5 +54,8 @@ function jsonScalar(key: string, v: unknown): [SqlParam, string] {
   if (typeof v === "string") return [v, "text"];
   if (typeof v === "boolean") return [v ? 1 : 0, v ? "true" : "false"];
   if (typeof v === "number" && Number.isFinite(v)) return [v, Number.isInteger(v) ? "integer" : "real"];
-  throw validationError(`metadata.${key}`, "metadata filter values must be strings, numbers, booleans, null, objects or arrays of scalars");
+  throw validationError(
+    `metadata.${key}`,
+    "metadata filter values must be strings, numbers, booleans, null, objects or arrays of scalars",
+  );
 }

@@ -15,17 +15,24 @@ export function prepareOnnxRuntime(nativeCacheDir: string): Promise<void> {
     setNativeEnv("ORT_DISABLE_TELEMETRY", "1");
     if (!EMBEDDED_ORT) return;
     // RUNPATH of the binding is $ORIGIN: the shared library must sit beside it.
-    const files = [{ path: EMBEDDED_ORT.binding, name: "onnxruntime_binding.node" }, { path: EMBEDDED_ORT.library, name: "libonnxruntime.so.1" }];
+    const files = [
+      { path: EMBEDDED_ORT.binding, name: "onnxruntime_binding.node" },
+      { path: EMBEDDED_ORT.library, name: "libonnxruntime.so.1" },
+    ];
     const dir = await materialiseTogether(files, join(nativeCacheDir, "native"), EMBEDDED_ORT.key);
     // scripts/build.ts rewrites onnxruntime-node's binding.js to take the binding from here.
-    (globalThis as { __engramOrtBinding?: unknown }).__engramOrtBinding = createRequire(import.meta.url)(join(dir, "onnxruntime_binding.node"));
+    (globalThis as { __engramOrtBinding?: unknown }).__engramOrtBinding = createRequire(import.meta.url)(
+      join(dir, "onnxruntime_binding.node"),
+    );
   })();
   return prepared;
 }
 
 function setNativeEnv(name: string, value: string): void {
   try {
-    const libc = dlopen("libc.so.6", { setenv: { args: [FFIType.ptr, FFIType.ptr, FFIType.i32], returns: FFIType.i32 } });
+    const libc = dlopen("libc.so.6", {
+      setenv: { args: [FFIType.ptr, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+    });
     const name0 = Buffer.from(`${name}\0`);
     const value0 = Buffer.from(`${value}\0`);
     libc.symbols.setenv(ptr(name0), ptr(value0), 1);

@@ -42,7 +42,9 @@ export function withoutCommon(query: string, common: ReadonlySet<string>): strin
 /** The user's latest memory texts (any agent or session: only word shares are wanted). */
 export function recentTexts(db: Db, userId: string, n = FOCUS_SAMPLE): string[] {
   return db
-    .query<{ memory: string }, [string, number]>("SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?")
+    .query<{ memory: string }, [string, number]>(
+      "SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    )
     .all(userId, n)
     .map((r) => r.memory);
 }

@@ -94,7 +94,12 @@ export class RankPool {
         if (!p) return;
         slot.pending.delete(msg.id);
         if ("hits" in msg) p.resolve(msg.hits);
-        else p.reject(msg.error.code ? new AppError(msg.error.code, msg.error.message, msg.error.field) : new Error(msg.error.message));
+        else
+          p.reject(
+            msg.error.code
+              ? new AppError(msg.error.code, msg.error.message, msg.error.field)
+              : new Error(msg.error.message),
+          );
       };
       // A worker that dies or exits fails its requests (503, not a hang) and is replaced; meanwhile,
       // and if no worker is left, SearchService ranks on the server thread.
@@ -106,7 +111,9 @@ export class RankPool {
         this.slots.splice(at, 1);
         this.fail(slot, new AppError("UNAVAILABLE", "a search worker stopped; retry"));
         worker.terminate();
-        this.spawn().catch((e: Error) => this.options.logger.error("could not replace a search worker", { error: e.message }));
+        this.spawn().catch((e: Error) =>
+          this.options.logger.error("could not replace a search worker", { error: e.message }),
+        );
       };
       worker.onerror = (event: ErrorEvent) => lost(event.message);
       worker.addEventListener("close", () => lost("the worker exited"));

@@ -94,13 +94,22 @@ export class Ranker {
     const scores = this.firstStage(req);
     const withReplies = req.replyShare > 0;
     const anchors = ranking(scores).slice(0, withReplies ? REPLY_ANCHORS(req.limit) : req.limit);
-    const rows = this.rows(req.filter, anchors.map((a) => a.id));
-    const questions = withReplies ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id) : [];
+    const rows = this.rows(
+      req.filter,
+      anchors.map((a) => a.id),
+    );
+    const questions = withReplies
+      ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id)
+      : [];
     if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
     addReplies(scores, this.replyContext.replies(req.filter, questions), req.replyShare);
     const top = ranking(scores).slice(0, req.limit);
     const read = new Set(anchors.map((a) => a.id));
-    for (const [rowid, row] of this.rows(req.filter, top.map((r) => r.id).filter((id) => !read.has(id)))) rows.set(rowid, row);
+    for (const [rowid, row] of this.rows(
+      req.filter,
+      top.map((r) => r.id).filter((id) => !read.has(id)),
+    ))
+      rows.set(rowid, row);
     return withRows(top, rows);
   }
 
@@ -126,7 +135,8 @@ export class Ranker {
   private firstStage(req: RankRequest): Map<number, number> {
     const { filter, query, limit } = req;
     const vectors = this.vectorIndex(req.vectors);
-    const vec = vectors && req.vector ? vectors.rank(filter, req.vector, VECTOR_CANDIDATES(limit)).map((r) => r.rowid) : null;
+    const vec =
+      vectors && req.vector ? vectors.rank(filter, req.vector, VECTOR_CANDIDATES(limit)).map((r) => r.rowid) : null;
     // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
     if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
     const kw = this.keyword.rank(filter, query, KEYWORD_CANDIDATES(limit));

@@ -41,9 +41,11 @@ export class RemoteEmbedder implements Embedder {
       body: JSON.stringify({ model: this.model, input }),
       signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000),
     });
-    if (!res.ok) throw new Error(`remote embedding provider answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    if (!res.ok)
+      throw new Error(`remote embedding provider answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     const body = (await res.json()) as { data?: { index: number; embedding: number[] }[] };
-    if (!Array.isArray(body.data) || body.data.length !== input.length) throw new Error("remote embedding provider returned a malformed response");
+    if (!Array.isArray(body.data) || body.data.length !== input.length)
+      throw new Error("remote embedding provider returned a malformed response");
     const out: (Float32Array | null)[] = new Array(input.length).fill(null);
     for (const d of body.data) out[d.index] = normalise(Float32Array.from(d.embedding));
     return out;

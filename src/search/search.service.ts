@@ -82,7 +82,10 @@ export class SearchService {
     } catch (e) {
       this.state = "failed";
       this.error = (e as Error).message;
-      this.logger.error("embedding model failed to load; search is keyword-only", { model: this.embedder.modelId, error: this.error });
+      this.logger.error("embedding model failed to load; search is keyword-only", {
+        model: this.embedder.modelId,
+        error: this.error,
+      });
     }
   }
 
@@ -140,9 +143,14 @@ export class SearchService {
     await this.settled();
     const vector = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
     const req: RankRequest = {
-      filter, query, vector, limit,
+      filter,
+      query,
+      vector,
+      limit,
       vectors: this.vectors ? { model: this.vectors.modelId, table: this.vectors.table } : null,
-      vectorOnly: this.vectorOnly, graphBoost: this.graphBoost, replyShare: this.replyShare,
+      vectorOnly: this.vectorOnly,
+      graphBoost: this.graphBoost,
+      replyShare: this.replyShare,
     };
     // The graph boost's name index follows entity changes through temporary triggers, which only see
     // this connection's writes: it ranks here.
@@ -192,23 +200,46 @@ export class SearchService {
     // key), so the difference of two counts is the number without a vector of this model: 150 ms at
     // 1M memories, where the anti-join held the server thread for 2 s at every start.
     const memories = this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
-    const marked = this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memory_embeddings WHERE model = ?").get(model)!.n;
+    const marked = this.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM memory_embeddings WHERE model = ?")
+      .get(model)!.n;
     this.reembed.pending = Math.max(0, memories - marked);
     if (!this.reembed.pending) return 0;
     this.logger.info("re-embedding memories for the current model", { model, pending: this.reembed.pending });
     let total = 0;
     for (;;) {
       const rows = this.db
-        .query<{ rowid: number; user_id: string; agent_id: string; session_id: string; expires_at: number | null; memory: string }, [string, number]>(
+        .query<
+          {
+            rowid: number;
+            user_id: string;
+            agent_id: string;
+            session_id: string;
+            expires_at: number | null;
+            memory: string;
+          },
+          [string, number]
+        >(
           `SELECT m.rowid, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
            LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
         )
         .all(model, batch);
       if (!rows.length) break;
       const vecs = (await this.embed(rows.map((r) => r.memory)))!;
-      this.db.transaction(() =>
-        this.writeVectors(rows.map((r, i) => ({ rowid: r.rowid, userId: r.user_id, agentId: r.agent_id, sessionId: r.session_id, expiresAt: r.expires_at, vector: vecs[i] ?? null }))),
-      ).immediate();
+      this.db
+        .transaction(() =>
+          this.writeVectors(
+            rows.map((r, i) => ({
+              rowid: r.rowid,
+              userId: r.user_id,
+              agentId: r.agent_id,
+              sessionId: r.session_id,
+              expiresAt: r.expires_at,
+              vector: vecs[i] ?? null,
+            })),
+          ),
+        )
+        .immediate();
       total += rows.length;
       this.reembed.done += rows.length;
       this.reembed.pending = Math.max(0, this.reembed.pending - rows.length);

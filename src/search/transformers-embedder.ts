@@ -122,7 +122,12 @@ export class TransformersEmbedder implements Embedder {
     const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
     for (let start = 0; start < order.length; ) {
       let end = start + 1;
-      while (end < order.length && end - start < MAX_BATCH && texts[order[end]!]!.length * (end - start + 1) <= MAX_BATCH_CHARS) end++;
+      while (
+        end < order.length &&
+        end - start < MAX_BATCH &&
+        texts[order[end]!]!.length * (end - start + 1) <= MAX_BATCH_CHARS
+      )
+        end++;
       const batch = order.slice(start, end);
       const vectors = await this.run(batch.map((i) => texts[i]!));
       batch.forEach((textIndex, k) => (out[textIndex] = normalise(vectors[k]!)));

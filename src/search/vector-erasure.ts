@@ -31,7 +31,9 @@ export class VectorErasure {
   erase(rowids: number[]): void {
     if (!rowids.length) return;
     if (rowids.length <= INLINE_ERASE) return this.eraseRows(rowids);
-    this.db.query("INSERT OR IGNORE INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)").run(JSON.stringify(rowids));
+    this.db
+      .query("INSERT OR IGNORE INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)")
+      .run(JSON.stringify(rowids));
     this.schedule();
   }
 
@@ -70,7 +72,9 @@ export class VectorErasure {
       // meanwhile always finds a drain running or schedules a new one.
       while (!this.closed && this.eraseQueued() > 0) await new Promise((resolve) => setImmediate(resolve));
     } catch (e) {
-      this.logger.error("erasing vectors of deleted memories failed; retried at the next delete or start", { error: (e as Error).message });
+      this.logger.error("erasing vectors of deleted memories failed; retried at the next delete or start", {
+        error: (e as Error).message,
+      });
     }
     this.draining = false;
     for (const resolve of this.idle.splice(0)) resolve();
@@ -78,13 +82,20 @@ export class VectorErasure {
 
   /** One batch from the queue in one transaction; returns how many rowids it took. */
   private eraseQueued(): number {
-    return this.db.transaction(() => {
-      const rowids = this.db.query<{ r: number }, []>(`SELECT memory_rowid AS r FROM vector_erasures LIMIT ${BATCH}`).all().map((x) => x.r);
-      if (!rowids.length) return 0;
-      this.eraseRows(rowids);
-      this.db.query("DELETE FROM vector_erasures WHERE memory_rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(rowids));
-      return rowids.length;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const rowids = this.db
+          .query<{ r: number }, []>(`SELECT memory_rowid AS r FROM vector_erasures LIMIT ${BATCH}`)
+          .all()
+          .map((x) => x.r);
+        if (!rowids.length) return 0;
+        this.eraseRows(rowids);
+        this.db
+          .query("DELETE FROM vector_erasures WHERE memory_rowid IN (SELECT value FROM json_each(?))")
+          .run(JSON.stringify(rowids));
+        return rowids.length;
+      })
+      .immediate();
   }
 
   private eraseRows(rowids: number[]): void {

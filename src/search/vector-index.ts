@@ -39,7 +39,9 @@ export class VectorIndex {
   /** Every model's vec0 table in the store (an earlier model's stays after a model change). */
   static tables(db: Db): string[] {
     return db
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'")
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'",
+      )
       .all()
       .map((r) => r.name)
       .filter((name) => TABLE_NAME.test(name));
@@ -50,7 +52,8 @@ export class VectorIndex {
    * the model id is not trusted SQL. A table of the layout before CHUNK_SLOTS is moved over, once.
    */
   static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): VectorIndex {
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) throw new Error(`bad vector dimension ${dimensions}`);
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
+      throw new Error(`bad vector dimension ${dimensions}`);
     const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
     const earlier = `vec_${hash}_${dimensions}`;
     const table = `${earlier}_c${CHUNK_SLOTS}`;
@@ -133,12 +136,20 @@ export class VectorIndex {
 function moveVectors(db: Db, model: string, from: string, to: string, logger?: Logger): void {
   const started = performance.now();
   logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
-  const rowids = (sql: string) => db.query<{ r: number }, []>(sql).all().map((row) => row.r);
-  new VectorIndex(db, model, from).delete(rowids("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)"));
+  const rowids = (sql: string) =>
+    db
+      .query<{ r: number }, []>(sql)
+      .all()
+      .map((row) => row.r);
+  new VectorIndex(db, model, from).delete(
+    rowids("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)"),
+  );
   const untrusted = rowids(`SELECT rowid AS r FROM ${to}`);
   if (untrusted.length) {
     new VectorIndex(db, model, to).delete(untrusted);
-    db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(model);
+    db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(
+      model,
+    );
     logger?.info("erased vectors left from before a downgrade; they are embedded again", { vectors: untrusted.length });
   }
   db.run(

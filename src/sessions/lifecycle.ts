@@ -38,7 +38,8 @@ export interface Phase {
 }
 
 const ms = (value: string | null | undefined): number | undefined => (value == null ? undefined : parseDuration(value));
-const limit = (value: number | null | undefined): number | undefined => (typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : undefined);
+const limit = (value: number | null | undefined): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : undefined;
 
 export function sessionRules(policy: Pick<PolicyRules, "sessions">): SessionRules {
   const s = policy.sessions;
@@ -67,10 +68,12 @@ const idleEndAt = (t: Timeline, r: SessionRules) => (r.autoExpireIdle ? t.last_a
  * end time is the earlier of expires_at and the idle expiry, so ended_at is when it really ended.
  */
 export function phaseAt(t: Timeline, r: SessionRules, now: number): Phase {
-  if (t.state === "ended" || t.state === "archived") return { state: t.state, ended_at: t.ended_at, end_reason: t.end_reason as EndReason | null };
+  if (t.state === "ended" || t.state === "archived")
+    return { state: t.state, ended_at: t.ended_at, end_reason: t.end_reason as EndReason | null };
   const idleEnd = idleEndAt(t, r);
   const endAt = Math.min(t.expires_at, idleEnd);
-  if (now >= endAt) return { state: "ended", ended_at: endAt, end_reason: t.expires_at <= idleEnd ? "max_duration" : "idle_timeout" };
+  if (now >= endAt)
+    return { state: "ended", ended_at: endAt, end_reason: t.expires_at <= idleEnd ? "max_duration" : "idle_timeout" };
   if (now >= t.last_activity_at + r.idleMs) return { state: "idle", ended_at: null, end_reason: null };
   return { state: "active", ended_at: null, end_reason: null };
 }

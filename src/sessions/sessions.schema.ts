@@ -12,7 +12,9 @@ const Name = (maxLength: number, description: string) =>
 const AgentId = Name(256, "Memory space (agent) whose effective policy governs the session; default 'mcp-agent'");
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: "Free-form JSON object (≤ 16 KiB)" });
 const [ACTIVE, IDLE, ENDED, ARCHIVED] = SESSION_STATES;
-const State = Type.Union([Type.Literal(ACTIVE), Type.Literal(IDLE), Type.Literal(ENDED), Type.Literal(ARCHIVED)], { description: "active, idle, ended or archived" });
+const State = Type.Union([Type.Literal(ACTIVE), Type.Literal(IDLE), Type.Literal(ENDED), Type.Literal(ARCHIVED)], {
+  description: "active, idle, ended or archived",
+});
 const Iso = (description: string) => Type.String({ description: `${description} (ISO 8601)` });
 const IsoOrNull = (description: string) => Type.Union([Iso(description), Type.Null()]);
 
@@ -34,7 +36,9 @@ export const ListSessionsInput = Type.Object({
   user_id: UserId,
   agent_id: Type.Optional(AgentId),
   state: Type.Optional(State),
-  limit: Type.Optional(Type.Number({ minimum: 1, maximum: 1000, multipleOf: 1, description: "Page size (default 50)" })),
+  limit: Type.Optional(
+    Type.Number({ minimum: 1, maximum: 1000, multipleOf: 1, description: "Page size (default 50)" }),
+  ),
 });
 export type ListSessionsInput = Static<typeof ListSessionsInput>;
 
@@ -55,7 +59,12 @@ export const Session = Type.Object({
   last_activity_at: Iso("Last create or touch"),
   expires_at: Iso("maxDuration deadline; autoExtend slides it on activity"),
   ended_at: IsoOrNull("When it ended"),
-  end_reason: Type.Union([Type.Literal("explicit"), Type.Literal("max_duration"), Type.Literal("idle_timeout"), Type.Null()]),
+  end_reason: Type.Union([
+    Type.Literal("explicit"),
+    Type.Literal("max_duration"),
+    Type.Literal("idle_timeout"),
+    Type.Null(),
+  ]),
   archived_at: IsoOrNull("When cleanup archived it"),
   warn_at: Type.Optional(Iso("expires_at minus warnBeforeExpiry; only when the policy sets it")),
 });
@@ -67,5 +76,13 @@ export const SessionListResponse = Type.Object({
   total: Type.Number({ description: "Sessions matching the filter" }),
   has_more: Type.Boolean(),
 });
-export const ExpireIdleResponse = Type.Object({ success: Type.Literal(true), idled: Type.Number(), ended: Type.Number() });
-export const CleanupResponse = Type.Object({ success: Type.Literal(true), archived: Type.Number(), deleted: Type.Number() });
+export const ExpireIdleResponse = Type.Object({
+  success: Type.Literal(true),
+  idled: Type.Number(),
+  ended: Type.Number(),
+});
+export const CleanupResponse = Type.Object({
+  success: Type.Literal(true),
+  archived: Type.Number(),
+  deleted: Type.Number(),
+});

@@ -7,10 +7,24 @@ import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import type { PolicyRules } from "~/governance/policy.schema";
-import { cleanupCutoffs, expiryAfterActivity, phaseAt, sessionRules, warnAt, type Phase, type SessionRules } from "./lifecycle";
 import {
-  DEFAULT_SPACE, MAX_SESSION_METADATA_BYTES, type CreateSessionInput, type ListSessionsInput, type Session, type SessionRef,
-  type SessionUserInput, type SweepInput,
+  cleanupCutoffs,
+  expiryAfterActivity,
+  phaseAt,
+  sessionRules,
+  warnAt,
+  type Phase,
+  type SessionRules,
+} from "./lifecycle";
+import {
+  DEFAULT_SPACE,
+  MAX_SESSION_METADATA_BYTES,
+  type CreateSessionInput,
+  type ListSessionsInput,
+  type Session,
+  type SessionRef,
+  type SessionUserInput,
+  type SweepInput,
 } from "./sessions.schema";
 
 /** Where the effective policy of a memory space comes from (the governance PolicyService). */
@@ -39,13 +53,25 @@ export class SessionsService {
     const rules = this.rules(spaceId);
     const now = this.clock.now();
     const row: SessionRow = {
-      id: newId(), user_id: input.user_id, memory_space_id: spaceId, device: input.device ?? null, metadata, state: "active",
-      created_at: now, last_activity_at: now, expires_at: now + rules.maxMs, ended_at: null, end_reason: null, archived_at: null,
+      id: newId(),
+      user_id: input.user_id,
+      memory_space_id: spaceId,
+      device: input.device ?? null,
+      metadata,
+      state: "active",
+      created_at: now,
+      last_activity_at: now,
+      expires_at: now + rules.maxMs,
+      ended_at: null,
+      end_reason: null,
+      archived_at: null,
     };
-    this.db.transaction(() => {
-      this.checkLimits(row, rules, now);
-      this.repo.insert(row);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.checkLimits(row, rules, now);
+        this.repo.insert(row);
+      })
+      .immediate();
     return { success: true as const, session: toView(row, rules, now) };
   }
 
@@ -60,8 +86,11 @@ export class SessionsService {
     const limit = q.limit ?? 50;
     const space = q.agent_id ?? null;
     const rulesOf = memo((s: string) => this.rules(s));
-    const live = this.repo.liveOf(q.user_id, space).filter((r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state);
-    const stored = q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
+    const live = this.repo
+      .liveOf(q.user_id, space)
+      .filter((r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state);
+    const stored =
+      q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
     const terminal = stored.length ? this.repo.terminal(q.user_id, space, stored, limit) : [];
     const total = live.length + (stored.length ? this.repo.countTerminal(q.user_id, space, stored) : 0);
     const page = [...live, ...terminal].sort(newestFirst).slice(0, limit);
@@ -71,24 +100,36 @@ export class SessionsService {
   /** Activity: an idle session becomes active again; with autoExtend the expiry slides. */
   touch(id: string, input: SessionUserInput) {
     const now = this.clock.now();
-    return this.db.transaction(() => {
-      const { row, rules, phase } = this.current(input.user_id, id, now);
-      if (!isLive(phase)) throw conflict(`session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`);
-      const next = { ...row, state: "active", last_activity_at: now, expires_at: expiryAfterActivity(row, rules, now) };
-      this.repo.touch(input.user_id, id, now, next.expires_at);
-      return { success: true as const, session: toView(next, rules, now) };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const { row, rules, phase } = this.current(input.user_id, id, now);
+        if (!isLive(phase))
+          throw conflict(
+            `session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`,
+          );
+        const next = {
+          ...row,
+          state: "active",
+          last_activity_at: now,
+          expires_at: expiryAfterActivity(row, rules, now),
+        };
+        this.repo.touch(input.user_id, id, now, next.expires_at);
+        return { success: true as const, session: toView(next, rules, now) };
+      })
+      .immediate();
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
   end(id: string, input: SessionUserInput) {
     const now = this.clock.now();
-    return this.db.transaction(() => {
-      const { row, rules, phase } = this.current(input.user_id, id, now);
-      const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
-      if (next.state !== row.state) this.repo.setState(input.user_id, id, next);
-      return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const { row, rules, phase } = this.current(input.user_id, id, now);
+        const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
+        if (next.state !== row.state) this.repo.setState(input.user_id, id, next);
+        return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
+      })
+      .immediate();
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
@@ -102,17 +143,19 @@ export class SessionsService {
   cleanup(input: SweepInput = {}) {
     const now = this.clock.now();
     const scope = scopeOf(input);
-    return this.db.transaction(() => {
-      this.settle(scope, now);
-      let archived = 0;
-      let deleted = 0;
-      for (const space of this.repo.terminalSpaces(scope)) {
-        const cut = cleanupCutoffs(this.rules(space), now);
-        if (cut.deleteEndedBy !== undefined) deleted += this.repo.deleteEnded(space, cut.deleteEndedBy, scope);
-        if (cut.archiveEndedBy !== undefined) archived += this.repo.archive(space, cut.archiveEndedBy, now, scope);
-      }
-      return { success: true as const, archived, deleted };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        this.settle(scope, now);
+        let archived = 0;
+        let deleted = 0;
+        for (const space of this.repo.terminalSpaces(scope)) {
+          const cut = cleanupCutoffs(this.rules(space), now);
+          if (cut.deleteEndedBy !== undefined) deleted += this.repo.deleteEnded(space, cut.deleteEndedBy, scope);
+          if (cut.archiveEndedBy !== undefined) archived += this.repo.archive(space, cut.archiveEndedBy, now, scope);
+        }
+        return { success: true as const, archived, deleted };
+      })
+      .immediate();
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */
@@ -139,10 +182,14 @@ export class SessionsService {
     const live = this.repo.liveOf(row.user_id, row.memory_space_id).filter((r) => isLive(phaseAt(r, rules, now)));
     const where = `in memory space '${row.memory_space_id}'`;
     if (rules.maxActive !== undefined && live.length >= rules.maxActive)
-      throw conflict(`session limit reached: user '${row.user_id}' already has ${live.length} active or idle sessions ${where} (maxActiveSessions ${rules.maxActive}); end one or let it expire`);
+      throw conflict(
+        `session limit reached: user '${row.user_id}' already has ${live.length} active or idle sessions ${where} (maxActiveSessions ${rules.maxActive}); end one or let it expire`,
+      );
     const sameDevice = live.filter((r) => r.device === row.device).length;
     if (row.device !== null && rules.maxPerDevice !== undefined && sameDevice >= rules.maxPerDevice)
-      throw conflict(`session limit reached: user '${row.user_id}' already has ${sameDevice} active or idle '${row.device}' sessions ${where} (maxSessionsPerDevice ${rules.maxPerDevice}); end one or let it expire`);
+      throw conflict(
+        `session limit reached: user '${row.user_id}' already has ${sameDevice} active or idle '${row.device}' sessions ${where} (maxSessionsPerDevice ${rules.maxPerDevice}); end one or let it expire`,
+      );
   }
 
   private rules(spaceId: string): SessionRules {
@@ -163,8 +210,12 @@ export class SessionsService {
   }
 }
 
-const scopeOf = (input: SweepInput): SessionScope => ({ userId: input.user_id ?? null, spaceId: input.agent_id ?? null });
-const newestFirst = (a: SessionRow, b: SessionRow) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const scopeOf = (input: SweepInput): SessionScope => ({
+  userId: input.user_id ?? null,
+  spaceId: input.agent_id ?? null,
+});
+const newestFirst = (a: SessionRow, b: SessionRow) =>
+  b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 function memo<T>(fn: (k: string) => T): (k: string) => T {
   const cache = new Map<string, T>();
@@ -179,9 +230,18 @@ function toView(row: SessionRow, rules: SessionRules, now: number): Session {
   const phase = phaseAt(row, rules, now);
   const warn = warnAt(row.expires_at, rules);
   return {
-    id: row.id, user_id: row.user_id, agent_id: row.memory_space_id, device: row.device, metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    state: phase.state, created_at: iso(row.created_at), last_activity_at: iso(row.last_activity_at), expires_at: iso(row.expires_at),
-    ended_at: isoOrNull(phase.ended_at), end_reason: phase.end_reason, archived_at: isoOrNull(row.archived_at),
+    id: row.id,
+    user_id: row.user_id,
+    agent_id: row.memory_space_id,
+    device: row.device,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    state: phase.state,
+    created_at: iso(row.created_at),
+    last_activity_at: iso(row.last_activity_at),
+    expires_at: iso(row.expires_at),
+    ended_at: isoOrNull(phase.ended_at),
+    end_reason: phase.end_reason,
+    archived_at: isoOrNull(row.archived_at),
     ...(warn !== undefined ? { warn_at: iso(warn) } : {}),
   };
 }

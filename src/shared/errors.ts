@@ -29,10 +29,8 @@ export class AppError extends Error {
   }
 }
 
-export const validationError = (field: string, message: string) =>
-  new AppError("VALIDATION_ERROR", message, field);
-export const notFound = (what: string, id: string) =>
-  new AppError("NOT_FOUND", `${what} '${id}' not found`);
+export const validationError = (field: string, message: string) => new AppError("VALIDATION_ERROR", message, field);
+export const notFound = (what: string, id: string) => new AppError("NOT_FOUND", `${what} '${id}' not found`);
 export const conflict = (message: string) => new AppError("CONFLICT", message);
 export const unavailable = (message: string) => new AppError("UNAVAILABLE", message);
 

@@ -17,5 +17,7 @@ export const words = (text: string): string[] => text.toLowerCase().match(WORD) 
 /** The text FTS5 indexes for a memory: each word prefixed with its owner's namespace. */
 export function ownedText(ownerId: number, text: string): string {
   const prefix = ownerPrefix(ownerId);
-  return words(text).map((w) => prefix + w).join(" ");
+  return words(text)
+    .map((w) => prefix + w)
+    .join(" ");
 }

@@ -26,7 +26,11 @@ export async function materialise(path: string, cacheDir: string, name = basenam
  * Like materialise, for files that must sit side by side (a native module and the shared
  * library its RUNPATH $ORIGIN points at): one folder named by their combined checksum.
  */
-export async function materialiseTogether(files: { path: string; name: string }[], cacheDir: string, key: string): Promise<string> {
+export async function materialiseTogether(
+  files: { path: string; name: string }[],
+  cacheDir: string,
+  key: string,
+): Promise<string> {
   // `key` is the files' checksum computed at build time: hashing 45 MB at every start would cost ~60 ms.
   const dir = join(cacheDir, key.slice(0, 16));
   mkdirSync(dir, { recursive: true });

@@ -53,18 +53,30 @@ export class GovernanceRepo {
 
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
   replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void {
-    this.db.query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1").run(kind, scopeId);
-    this.db.query("INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)").run(id, kind, scopeId, policy, now);
+    this.db
+      .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
+      .run(kind, scopeId);
+    this.db
+      .query(
+        "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+      )
+      .run(id, kind, scopeId, policy, now);
   }
 
   registerSpace(spaceId: string, orgId: string, now: number): void {
     this.db
-      .query("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id")
+      .query(
+        "INSERT INTO memory_spaces (id, organization_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id",
+      )
       .run(spaceId, orgId, now);
   }
 
   spaceOrg(spaceId: string): string | null {
-    return this.db.query<{ organization_id: string }, [string]>("SELECT organization_id FROM memory_spaces WHERE id = ?").get(spaceId)?.organization_id ?? null;
+    return (
+      this.db
+        .query<{ organization_id: string }, [string]>("SELECT organization_id FROM memory_spaces WHERE id = ?")
+        .get(spaceId)?.organization_id ?? null
+    );
   }
 
   /** Every memory space that holds data or is registered, with its registered organization (if any). */
@@ -86,7 +98,12 @@ export class GovernanceRepo {
   }
 
   enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): EnforcementLogRow[] {
-    if (!scope) return this.db.query<EnforcementLogRow, [number, number]>("SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ?").all(from, to);
+    if (!scope)
+      return this.db
+        .query<EnforcementLogRow, [number, number]>(
+          "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ?",
+        )
+        .all(from, to);
     return this.db
       .query<EnforcementLogRow, [number, number, string, string]>(
         "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ? AND scope_kind = ? AND scope_id IN (SELECT value FROM json_each(?))",
@@ -94,27 +111,49 @@ export class GovernanceRepo {
       .all(from, to, scope.kind, JSON.stringify(scope.ids));
   }
 
-  recordDeletionRequest(r: { id: string; userId: string; requestedAt: number; fulfilledAt: number | null; deleted: string; retained: string }): void {
+  recordDeletionRequest(r: {
+    id: string;
+    userId: string;
+    requestedAt: number;
+    fulfilledAt: number | null;
+    deleted: string;
+    retained: string;
+  }): void {
     this.db
-      .query("INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?)")
+      .query(
+        "INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?)",
+      )
       .run(r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
   }
 
   deletionRequests(from: number, to: number): DeletionRequestRow[] {
     return this.db
-      .query<DeletionRequestRow, [number, number]>("SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= ? AND requested_at <= ?")
+      .query<DeletionRequestRow, [number, number]>(
+        "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= ? AND requested_at <= ?",
+      )
       .all(from, to);
   }
 
   oldestUnfulfilledRequest(): number | null {
-    return this.db.query<{ t: number | null }, []>("SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL").get()?.t ?? null;
+    return (
+      this.db
+        .query<{ t: number | null }, []>(
+          "SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL",
+        )
+        .get()?.t ?? null
+    );
   }
 
   insertAudit(rows: AuditRow[]): void {
-    const ins = this.db.query("INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    this.db.transaction(() => {
-      for (const r of rows) ins.run(r.at, r.organization_id, r.memory_space_id, r.user_id, r.method, r.path, r.status);
-    }).immediate();
+    const ins = this.db.query(
+      "INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.db
+      .transaction(() => {
+        for (const r of rows)
+          ins.run(r.at, r.organization_id, r.memory_space_id, r.user_id, r.method, r.path, r.status);
+      })
+      .immediate();
   }
 
   audit(orgId: string, from: number, to: number, limit: number): AuditRow[] {

@@ -23,22 +23,40 @@ export class ImmutableRepo {
   constructor(private readonly db: Db) {}
 
   head(orgId: string, type: string, id: string): ImmutableRow | null {
-    return this.db.query<ImmutableRow, [string, string, string]>("SELECT * FROM immutable_records WHERE organization_id = ? AND type = ? AND id = ?").get(orgId, type, id);
+    return this.db
+      .query<ImmutableRow, [string, string, string]>(
+        "SELECT * FROM immutable_records WHERE organization_id = ? AND type = ? AND id = ?",
+      )
+      .get(orgId, type, id);
   }
 
   /** Appends a version (creating the record on first write) and returns its number. */
-  put(r: { orgId: string; type: string; id: string; userId: string | null; data: string; metadata: string; now: number }): number {
-    const head = this.db.query<{ current_version: number; organization_id: string }, [string, string]>(
-      "SELECT current_version, organization_id FROM immutable_records WHERE type = ? AND id = ?",
-    ).get(r.type, r.id);
+  put(r: {
+    orgId: string;
+    type: string;
+    id: string;
+    userId: string | null;
+    data: string;
+    metadata: string;
+    now: number;
+  }): number {
+    const head = this.db
+      .query<{ current_version: number; organization_id: string }, [string, string]>(
+        "SELECT current_version, organization_id FROM immutable_records WHERE type = ? AND id = ?",
+      )
+      .get(r.type, r.id);
     const version = (head?.current_version ?? 0) + 1;
     if (!head) {
       this.db
-        .query("INSERT INTO immutable_records (type, id, organization_id, user_id, current_version, created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)")
+        .query(
+          "INSERT INTO immutable_records (type, id, organization_id, user_id, current_version, created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
+        )
         .run(r.type, r.id, r.orgId, r.userId, r.now, r.now, r.now);
     } else {
       this.db
-        .query("UPDATE immutable_records SET current_version = ?, updated_at = ?, accessed_at = ?, user_id = coalesce(?, user_id) WHERE type = ? AND id = ?")
+        .query(
+          "UPDATE immutable_records SET current_version = ?, updated_at = ?, accessed_at = ?, user_id = coalesce(?, user_id) WHERE type = ? AND id = ?",
+        )
         .run(version, r.now, r.now, r.userId, r.type, r.id);
     }
     this.db
@@ -49,13 +67,17 @@ export class ImmutableRepo {
 
   version(type: string, id: string, version: number): ImmutableVersionRow | null {
     return this.db
-      .query<ImmutableVersionRow, [string, string, number]>("SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? AND version = ?")
+      .query<ImmutableVersionRow, [string, string, number]>(
+        "SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? AND version = ?",
+      )
       .get(type, id, version);
   }
 
   versions(type: string, id: string): ImmutableVersionRow[] {
     return this.db
-      .query<ImmutableVersionRow, [string, string]>("SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? ORDER BY version DESC")
+      .query<ImmutableVersionRow, [string, string]>(
+        "SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? ORDER BY version DESC",
+      )
       .all(type, id);
   }
 

@@ -21,7 +21,10 @@ export interface MemoryRow {
   updated_at: number;
 }
 
-export type ListedRow = Pick<MemoryRow, "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at">;
+export type ListedRow = Pick<
+  MemoryRow,
+  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at"
+>;
 
 export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at">;
 
@@ -44,14 +47,29 @@ export class MemoryRepo {
            conversation_ref, immutable_ref, version, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING rowid`,
       )
-      .get(m.id, m.user_id, m.agent_id, m.session_id, m.memory, m.metadata, m.importance, m.source_type, m.expires_at,
-        m.conversation_ref, m.immutable_ref, m.created_at, m.created_at);
+      .get(
+        m.id,
+        m.user_id,
+        m.agent_id,
+        m.session_id,
+        m.memory,
+        m.metadata,
+        m.importance,
+        m.source_type,
+        m.expires_at,
+        m.conversation_ref,
+        m.immutable_ref,
+        m.created_at,
+        m.created_at,
+      );
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
   }
 
   get(userId: string, id: string, now: number): MemoryRow | null {
-    return this.db.query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`).get(userId, id, now);
+    return this.db
+      .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`)
+      .get(userId, id, now);
   }
 
   /**
@@ -77,14 +95,22 @@ export class MemoryRepo {
     const agent = agentId !== undefined ? " AND agent_id = ?" : "";
     const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
     return this.db
-      .query<{ n: number; nextExpiry: number | null }, any[]>(`SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`)
+      .query<{ n: number; nextExpiry: number | null }, any[]>(
+        `SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`,
+      )
       .get(...params)!;
   }
 
   /** Keeps the current text as a previous version, then writes the new one. */
-  update(row: MemoryRow, next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null }, now: number): void {
+  update(
+    row: MemoryRow,
+    next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null },
+    now: number,
+  ): void {
     this.db
-      .query("INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at) VALUES (?, ?, ?, ?, ?)")
+      .query(
+        "INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
+      )
       .run(row.id, row.version, row.memory, row.metadata, row.updated_at);
     this.db
       .query(
@@ -105,24 +131,32 @@ export class MemoryRepo {
   }
 
   delete(userId: string, id: string): number | null {
-    const r = this.db.query<{ rowid: number }, any[]>("DELETE FROM memories WHERE user_id = ? AND id = ? RETURNING rowid").get(userId, id);
+    const r = this.db
+      .query<{ rowid: number }, any[]>("DELETE FROM memories WHERE user_id = ? AND id = ? RETURNING rowid")
+      .get(userId, id);
     return r?.rowid ?? null;
   }
 
   /** The memory spaces (agents) the user has memories in. */
   spacesOfUser(userId: string): string[] {
-    return this.db.query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?").all(userId).map((r) => r.a);
+    return this.db
+      .query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?")
+      .all(userId)
+      .map((r) => r.a);
   }
 
   /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns their rowids and ids. */
   deleteForUser(userId: string, agentId: string, before = Infinity): { rowid: number; id: string }[] {
     return this.db
-      .query<{ rowid: number; id: string }, [string, string, number]>("DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? RETURNING rowid, id")
+      .query<{ rowid: number; id: string }, [string, string, number]>(
+        "DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? RETURNING rowid, id",
+      )
       .all(userId, agentId, before);
   }
 
   countForUser(userId: string): number {
-    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!.n;
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!
+      .n;
   }
 
   deleteByRowids(rowids: number[]): void {

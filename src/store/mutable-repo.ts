@@ -16,7 +16,15 @@ export interface MutableRow {
 export class MutableRepo {
   constructor(private readonly db: Db) {}
 
-  put(r: { orgId: string; namespace: string; key: string; userId: string | null; value: string; expiresAt: number | null; now: number }): void {
+  put(r: {
+    orgId: string;
+    namespace: string;
+    key: string;
+    userId: string | null;
+    value: string;
+    expiresAt: number | null;
+    now: number;
+  }): void {
     this.db
       .query(
         `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at)
@@ -37,13 +45,17 @@ export class MutableRepo {
   }
 
   touch(namespace: string, key: string, now: number): void {
-    this.db.query("UPDATE mutable_entries SET accessed_at = ? WHERE namespace = ? AND key = ?").run(now, namespace, key);
+    this.db
+      .query("UPDATE mutable_entries SET accessed_at = ? WHERE namespace = ? AND key = ?")
+      .run(now, namespace, key);
   }
 
   delete(orgId: string, namespace: string, key: string, now: number): boolean {
     return (
       this.db
-        .query("DELETE FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)")
+        .query(
+          "DELETE FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+        )
         .run(orgId, namespace, key, now).changes > 0
     );
   }

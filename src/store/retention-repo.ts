@@ -77,7 +77,11 @@ export class RetentionRepo {
   }
 
   archiveConversations(ids: string[], now: number): void {
-    this.db.query("UPDATE conversations SET archived_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND archived_at IS NULL").run(now, each(ids));
+    this.db
+      .query(
+        "UPDATE conversations SET archived_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND archived_at IS NULL",
+      )
+      .run(now, each(ids));
   }
 
   deleteConversations(ids: string[]): void {
@@ -87,7 +91,16 @@ export class RetentionRepo {
   /** immutableRef is "type/id", split at the first "/" (types cannot contain one) so the lookup uses the primary key. */
   memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[] {
     const rows = this.db
-      .query<Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & { conversationRefExists: number; immutableRefExists: number; version: number; updatedAt: number; bytes: number }, [number, string, number, number]>(
+      .query<
+        Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & {
+          conversationRefExists: number;
+          immutableRefExists: number;
+          version: number;
+          updatedAt: number;
+          bytes: number;
+        },
+        [number, string, number, number]
+      >(
         `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
            m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
@@ -97,7 +110,10 @@ export class RetentionRepo {
          FROM memories m WHERE m.agent_id = ? AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
       )
       .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
-    const old = this.versionsOf("SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))", rows.map((r) => r.id));
+    const old = this.versionsOf(
+      "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
+      rows.map((r) => r.id),
+    );
     return rows.map(({ version, updatedAt, bytes, ...r }) => ({
       ...r,
       conversationRefExists: !!r.conversationRefExists,
@@ -155,7 +171,9 @@ export class RetentionRepo {
   private versionsOf(sql: string, owners: unknown[]): Map<string, VersionInfo[]> {
     const out = new Map<string, VersionInfo[]>();
     if (!owners.length) return out;
-    for (const v of this.db.query<VersionInfo & { owner: string }, [number, string]>(sql).all(ROW_OVERHEAD, each(owners))) {
+    for (const v of this.db
+      .query<VersionInfo & { owner: string }, [number, string]>(sql)
+      .all(ROW_OVERHEAD, each(owners))) {
       const list = out.get(v.owner) ?? [];
       list.push({ version: v.version, createdAt: v.createdAt, bytes: v.bytes });
       out.set(v.owner, list);
@@ -169,11 +187,19 @@ export class InventoryRepo {
   constructor(private readonly db: Db) {}
 
   conversations(spaceIds: string[]): number {
-    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))").get(each(spaceIds))!.n;
+    return this.db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))",
+      )
+      .get(each(spaceIds))!.n;
   }
 
   memories(spaceIds: string[]): number {
-    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))").get(each(spaceIds))!.n;
+    return this.db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))",
+      )
+      .get(each(spaceIds))!.n;
   }
 
   immutable(orgId: string): { entities: number; versions: number } {
@@ -186,26 +212,32 @@ export class InventoryRepo {
   }
 
   mutable(orgId: string): number {
-    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = ?").get(orgId)!.n;
+    return this.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = ?")
+      .get(orgId)!.n;
   }
 
   oldest(spaceIds: string[], orgId: string | null): number | null {
     const spaces = each(spaceIds);
-    return this.db
-      .query<{ t: number | null }, [string, string, string | null, string | null]>(
-        `SELECT min(t) AS t FROM (
+    return (
+      this.db
+        .query<{ t: number | null }, [string, string, string | null, string | null]>(
+          `SELECT min(t) AS t FROM (
            SELECT min(created_at) AS t FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))
            UNION ALL SELECT min(created_at) FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))
            UNION ALL SELECT min(created_at) FROM immutable_records WHERE organization_id = ?
            UNION ALL SELECT min(created_at) FROM mutable_entries WHERE organization_id = ?)`,
-      )
-      .get(spaces, spaces, orgId, orgId)?.t ?? null;
+        )
+        .get(spaces, spaces, orgId, orgId)?.t ?? null
+    );
   }
 
   /** Organizations that own immutable or mutable records. */
   organizations(): string[] {
     return this.db
-      .query<{ o: string }, []>("SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces")
+      .query<{ o: string }, []>(
+        "SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces",
+      )
       .all()
       .map((r) => r.o);
   }

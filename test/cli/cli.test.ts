@@ -4,8 +4,16 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "../support/server-process";
 
 async function run(args: string[], env: Record<string, string> = {}) {
-  const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -17,23 +25,49 @@ describe("engram CLI", () => {
   test("--help lists commands and every flag from the settings table", async () => {
     const r = await run(["--help"]);
     expect(r.code).toBe(0);
-    for (const s of ["serve", "mcp", "build-model", "reindex", "--store-url=", "--port=", "--auth", "--api-key=", "--log-level=", "--host=", "MCP_EXTRACT_FACTS"]) expect(r.stdout).toContain(s);
+    for (const s of [
+      "serve",
+      "mcp",
+      "build-model",
+      "reindex",
+      "--store-url=",
+      "--port=",
+      "--auth",
+      "--api-key=",
+      "--log-level=",
+      "--host=",
+      "MCP_EXTRACT_FACTS",
+    ])
+      expect(r.stdout).toContain(s);
   });
 
   test("an unknown command exits 2 with one line", async () => {
-    expect(await run(["serv"])).toEqual({ stdout: "", stderr: "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, version)\n", code: 2 });
+    expect(await run(["serv"])).toEqual({
+      stdout: "",
+      stderr: "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, version)\n",
+      code: 2,
+    });
   });
 
   test("a bad flag exits 2 with one line naming it", async () => {
-    expect(await run(["serve", "--port=x"])).toEqual({ stdout: "", stderr: "engram: --port: invalid value 'x'; expected an integer from 0 to 65535\n", code: 2 });
+    expect(await run(["serve", "--port=x"])).toEqual({
+      stdout: "",
+      stderr: "engram: --port: invalid value 'x'; expected an integer from 0 to 65535\n",
+      code: 2,
+    });
   });
 
   test("reindex --graph needs a configured Neo4j mirror, and says when it is down", async () => {
     const store = `--store-url=${join(tempDir(), "g.db")}`;
     expect(await run(["reindex", "--graph", store, "--log-level=error"])).toEqual({
-      stdout: "", stderr: "engram: no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI\n", code: 2,
+      stdout: "",
+      stderr: "engram: no graph mirror is configured: set GRAPH_DB_ENABLED=true and GRAPH_DB_URI\n",
+      code: 2,
     });
-    const down = await run(["reindex", "--graph", store, "--log-level=error"], { GRAPH_DB_ENABLED: "true", GRAPH_DB_URI: "bolt://127.0.0.1:1" });
+    const down = await run(["reindex", "--graph", store, "--log-level=error"], {
+      GRAPH_DB_ENABLED: "true",
+      GRAPH_DB_URI: "bolt://127.0.0.1:1",
+    });
     expect(down.code).toBe(1);
     expect(down.stderr).toStartWith("engram: Neo4j is unavailable");
   }, 20_000);
@@ -43,8 +77,15 @@ describe("engram CLI", () => {
     const { startServer } = await import("~/main");
     const { loadConfig } = await import("~/config/load-config");
     const { silentLogger } = await import("~/shared/logger");
-    const s = await startServer(loadConfig({ options: { storeUrl: store, port: 0, embedding: { provider: "none" } } }), { logger: silentLogger() });
-    await fetch(`${s.url}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: "u", memory: "keyword only memory" }) });
+    const s = await startServer(
+      loadConfig({ options: { storeUrl: store, port: 0, embedding: { provider: "none" } } }),
+      { logger: silentLogger() },
+    );
+    await fetch(`${s.url}/add_memories`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user_id: "u", memory: "keyword only memory" }),
+    });
     await s.stop();
     const r = await run(["reindex", `--store-url=${store}`, "--log-level=warn"]);
     expect(r).toEqual({ stdout: "re-embedded 1 memories with engram/glove-sif\n", stderr: "", code: 0 });

@@ -7,15 +7,26 @@ describe("loadConfig", () => {
   test("defaults follow SPEC §1.1", () => {
     const c = loadConfig({ env });
     expect(c).toMatchObject({
-      storeUrl: "sqlite:///home/u/.local/share/engram/engram.db", storePath: "/home/u/.local/share/engram/engram.db",
-      port: 3000, host: "127.0.0.1", logLevel: "info", auth: { enabled: false, apiKeys: [] }, orgId: "default",
-      maxBodyBytes: 1048576, embedding: { model: "engram/glove-sif" }, modelsDir: "/home/u/.cache/engram/models",
+      storeUrl: "sqlite:///home/u/.local/share/engram/engram.db",
+      storePath: "/home/u/.local/share/engram/engram.db",
+      port: 3000,
+      host: "127.0.0.1",
+      logLevel: "info",
+      auth: { enabled: false, apiKeys: [] },
+      orgId: "default",
+      maxBodyBytes: 1048576,
+      embedding: { model: "engram/glove-sif" },
+      modelsDir: "/home/u/.cache/engram/models",
       factExtraction: { enabled: false, minConfidence: 0.7 },
     });
   });
 
   test("programmatic options beat flags, flags beat environment", () => {
-    const c = loadConfig({ env: { ...env, MCP_PORT: "4000", MCP_LOG_LEVEL: "warn" }, argv: ["--port=5000"], options: { port: 6000 } });
+    const c = loadConfig({
+      env: { ...env, MCP_PORT: "4000", MCP_LOG_LEVEL: "warn" },
+      argv: ["--port=5000"],
+      options: { port: 6000 },
+    });
     expect(c.port).toBe(6000);
     expect(c.logLevel).toBe("warn");
     expect(loadConfig({ env: { ...env, MCP_PORT: "4000" }, argv: ["--port=5000"] }).port).toBe(5000);
@@ -33,16 +44,48 @@ describe("loadConfig", () => {
   });
 
   const bad: [string, Parameters<typeof loadConfig>[0], string][] = [
-    ["a bad log level", { env: { ...env, MCP_LOG_LEVEL: "loud" } }, "MCP_LOG_LEVEL: invalid value 'loud'; expected debug, info, warn, error"],
-    ["a non-numeric port", { env, argv: ["--port=abc"] }, "--port: invalid value 'abc'; expected an integer from 0 to 65535"],
-    ["a port out of range", { env: { ...env, MCP_PORT: "70000" } }, "MCP_PORT: invalid value '70000'; expected an integer from 0 to 65535"],
-    ["auth without a key", { env, argv: ["--auth"] }, "MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY"],
+    [
+      "a bad log level",
+      { env: { ...env, MCP_LOG_LEVEL: "loud" } },
+      "MCP_LOG_LEVEL: invalid value 'loud'; expected debug, info, warn, error",
+    ],
+    [
+      "a non-numeric port",
+      { env, argv: ["--port=abc"] },
+      "--port: invalid value 'abc'; expected an integer from 0 to 65535",
+    ],
+    [
+      "a port out of range",
+      { env: { ...env, MCP_PORT: "70000" } },
+      "MCP_PORT: invalid value '70000'; expected an integer from 0 to 65535",
+    ],
+    [
+      "auth without a key",
+      { env, argv: ["--auth"] },
+      "MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY",
+    ],
     ["an unknown flag", { env, argv: ["--prot=1"] }, "unknown flag --prot (see --help)"],
     ["a flag without its value", { env, argv: ["--port"] }, "--port needs a value: --port=<int>"],
-    ["an unknown store scheme", { env: { ...env, STORE_URL: "postgres://db/x" } }, "STORE_URL: unsupported scheme in 'postgres://db/x'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path"],
-    ["a public host without auth", { env, argv: ["--host=0.0.0.0"] }, "MCP_HOST: refusing to listen on non-loopback '0.0.0.0' without auth; enable --auth or pass --allow-remote-unauthenticated"],
-    ["a bad boolean", { env: { ...env, MCP_AUTH_ENABLED: "maybe" } }, "MCP_AUTH_ENABLED: invalid value 'maybe'; expected true or false"],
-    ["a fact confidence above 1", { env: { ...env, MCP_FACT_MIN_CONFIDENCE: "1.5" } }, "MCP_FACT_MIN_CONFIDENCE: invalid value '1.5'; expected a number from 0 to 1"],
+    [
+      "an unknown store scheme",
+      { env: { ...env, STORE_URL: "postgres://db/x" } },
+      "STORE_URL: unsupported scheme in 'postgres://db/x'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path",
+    ],
+    [
+      "a public host without auth",
+      { env, argv: ["--host=0.0.0.0"] },
+      "MCP_HOST: refusing to listen on non-loopback '0.0.0.0' without auth; enable --auth or pass --allow-remote-unauthenticated",
+    ],
+    [
+      "a bad boolean",
+      { env: { ...env, MCP_AUTH_ENABLED: "maybe" } },
+      "MCP_AUTH_ENABLED: invalid value 'maybe'; expected true or false",
+    ],
+    [
+      "a fact confidence above 1",
+      { env: { ...env, MCP_FACT_MIN_CONFIDENCE: "1.5" } },
+      "MCP_FACT_MIN_CONFIDENCE: invalid value '1.5'; expected a number from 0 to 1",
+    ],
   ];
   for (const [name, input, message] of bad) {
     test(`rejects ${name} with one line naming the setting`, () => {
@@ -71,7 +114,12 @@ describe("resolveStorePath", () => {
 describe("LLM entity extraction settings", () => {
   test("are off by default and validated when given", () => {
     expect(loadConfig({ env }).extractor).toEqual({ model: "gpt-4o-mini" });
-    expect(loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "http://127.0.0.1:8080/v1", EXTRACTOR_LLM_MODEL: "llama3" } }).extractor).toEqual({ baseUrl: "http://127.0.0.1:8080/v1", model: "llama3" });
-    expect(() => loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "ftp://x" } })).toThrow(new ConfigError("EXTRACTOR_LLM_BASE_URL: 'ftp://x' must start with http:// or https://"));
+    expect(
+      loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "http://127.0.0.1:8080/v1", EXTRACTOR_LLM_MODEL: "llama3" } })
+        .extractor,
+    ).toEqual({ baseUrl: "http://127.0.0.1:8080/v1", model: "llama3" });
+    expect(() => loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "ftp://x" } })).toThrow(
+      new ConfigError("EXTRACTOR_LLM_BASE_URL: 'ftp://x' must start with http:// or https://"),
+    );
   });
 });

@@ -10,7 +10,10 @@ const reason = "skipped: dist/engram is absent — run `bun run build` first";
 describe.skipIf(!existsSync(BINARY))(existsSync(BINARY) ? "dist/engram" : reason, () => {
   test("starts offline with an empty HOME, finds a memory by paraphrase, and exits 0 on SIGTERM", async () => {
     const r = await smoke(BINARY);
-    expect(r.health).toMatchObject({ status: "ok", search: { mode: "hybrid", model: "engram/glove-sif", state: "ready" } });
+    expect(r.health).toMatchObject({
+      status: "ok",
+      search: { mode: "hybrid", model: "engram/glove-sif", state: "ready" },
+    });
     expect(r.found).toBe("I adopted a golden retriever puppy last week");
   }, 60_000);
 });

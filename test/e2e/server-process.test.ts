@@ -17,7 +17,9 @@ describe("engram serve as a process", () => {
   test("prints one startup line, serves, and exits 0 on SIGTERM", async () => {
     const dir = tempDir();
     const s = await start([`--store-url=sqlite://${dir}/e.db`, "--embedding-model=none"]);
-    expect(s.startupLine).toMatch(new RegExp(`^engram 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ store=${dir}/e\\.db search=keyword$`));
+    expect(s.startupLine).toMatch(
+      new RegExp(`^engram 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ store=${dir}/e\\.db search=keyword$`),
+    );
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
     const add = await postJson(`${s.url}/add_memories`, { user_id: "u", memory: "process memory" });
     expect(add.status).toBe(200);
@@ -32,9 +34,14 @@ describe("engram serve as a process", () => {
   });
 
   test("exits 2 with one clear line on a bad setting", async () => {
-    const proc = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), "serve", "--log-level=loud"], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), "serve", "--log-level=loud"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(await proc.exited).toBe(2);
-    expect((await new Response(proc.stderr).text()).trim()).toBe("engram: --log-level: invalid value 'loud'; expected debug, info, warn, error");
+    expect((await new Response(proc.stderr).text()).trim()).toBe(
+      "engram: --log-level: invalid value 'loud'; expected debug, info, warn, error",
+    );
   });
 
   test("logs one line per request at debug level", async () => {
@@ -76,7 +83,9 @@ describe("durability", () => {
     const again = await start([`--store-url=${db}`, "--embedding-model=none"]);
     const stored = new Set<string>();
     for (let cursor = ""; ; ) {
-      const page = (await fetch(`${again.url}/list_memories?user_id=crash&limit=1000${cursor}`).then((r) => r.json())) as any;
+      const page = (await fetch(`${again.url}/list_memories?user_id=crash&limit=1000${cursor}`).then((r) =>
+        r.json(),
+      )) as any;
       for (const r of page.results) stored.add(r.id);
       if (!page.next_cursor) break;
       cursor = `&cursor=${page.next_cursor}`;
@@ -95,7 +104,9 @@ describe("two processes on one file", () => {
     await postJson(`${a.url}/add_memories`, { user_id: "u", memory: "more sailing from A" });
     expect((await postJson(`${b.url}/search_memory`, { user_id: "u", query: "sailing" })).body.results).toHaveLength(2);
     const writes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => postJson(`${i % 2 ? a.url : b.url}/add_memories`, { user_id: "c", memory: `concurrent ${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(`${i % 2 ? a.url : b.url}/add_memories`, { user_id: "c", memory: `concurrent ${i}` }),
+      ),
     );
     expect(writes.every((w) => w.status === 200)).toBe(true);
     const list = (await fetch(`${a.url}/list_memories?user_id=c&limit=100`).then((r) => r.json())) as any;

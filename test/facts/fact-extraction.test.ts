@@ -21,7 +21,9 @@ describe("classify", () => {
   for (const [sentence, kind, confidence] of cases) {
     test(`"${sentence}" → ${kind ?? "no fact"}`, () => {
       const f = classify(sentence);
-      expect(f === null ? null : ([f.kind, f.confidence] as unknown[])).toEqual(kind === null ? null : [kind, confidence]);
+      expect(f === null ? null : ([f.kind, f.confidence] as unknown[])).toEqual(
+        kind === null ? null : [kind, confidence],
+      );
     });
   }
 
@@ -50,7 +52,10 @@ describe("add_memories with fact extraction", () => {
     expect(r.body.memory_ids).toHaveLength(2);
     const list = await t.get("/list_memories?user_id=u");
     expect(list.body.results.map((m: any) => [m.memory, m.metadata]).sort()).toEqual([
-      ["I prefer window seats on flights.", { project: "travel", role: "user", fact_kind: "preference", fact_confidence: 0.9 }],
+      [
+        "I prefer window seats on flights.",
+        { project: "travel", role: "user", fact_kind: "preference", fact_confidence: 0.9 },
+      ],
       ["I'm vegetarian.", { project: "travel", role: "user", fact_kind: "health", fact_confidence: 0.95 }],
     ]);
     const conversations = await t.get("/conversations?user_id=u");
@@ -66,7 +71,10 @@ describe("add_memories with fact extraction", () => {
   test("auto_extract_facts turns extraction on or off for one call", async () => {
     t = await buildTestApp();
     expect((await t.post("/add_memories", { user_id: "u", messages: conversation })).body.memory_ids).toHaveLength(3);
-    expect((await t.post("/add_memories", { user_id: "v", messages: conversation, auto_extract_facts: true })).body.memory_ids).toHaveLength(2);
+    expect(
+      (await t.post("/add_memories", { user_id: "v", messages: conversation, auto_extract_facts: true })).body
+        .memory_ids,
+    ).toHaveLength(2);
   });
 
   test("a conversation without any fact stores no memory but keeps the conversation", async () => {
@@ -79,6 +87,9 @@ describe("add_memories with fact extraction", () => {
   test("programmatic autoExtract false means manual only", async () => {
     t = await buildTestApp({ options: { factExtraction: { enabled: true, autoExtract: false } } });
     expect((await t.post("/add_memories", { user_id: "u", messages: conversation })).body.memory_ids).toHaveLength(3);
-    expect((await t.post("/add_memories", { user_id: "u", messages: conversation, auto_extract_facts: true })).body.memory_ids).toHaveLength(2);
+    expect(
+      (await t.post("/add_memories", { user_id: "u", messages: conversation, auto_extract_facts: true })).body
+        .memory_ids,
+    ).toHaveLength(2);
   });
 });

@@ -7,14 +7,22 @@ import { rulesFrom } from "./support";
 export const ORG = "default";
 
 /** A full policy for the store's organization: a template with dotted-path changes. */
-export const orgPolicy = (template: string, ...changes: [string, unknown][]) => ({ organizationId: ORG, ...rulesFrom(template, ...changes) });
+export const orgPolicy = (template: string, ...changes: [string, unknown][]) => ({
+  organizationId: ORG,
+  ...rulesFrom(template, ...changes),
+});
 
 export async function setPolicy(t: TestApp, policy: unknown): Promise<void> {
   const r = await t.post("/governance/policies", policy);
   expect(r.status).toBe(200);
 }
 
-export async function addMemory(t: TestApp, memory: string, metadata: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<string> {
+export async function addMemory(
+  t: TestApp,
+  memory: string,
+  metadata: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await t.post("/add_memories", { user_id: "u", memory, metadata, ...extra });
   expect(r.status).toBe(200);
   return r.body.memory_ids[0];
@@ -41,12 +49,22 @@ export async function immutableVersions(t: TestApp, path: string): Promise<numbe
   return r.body.versions.map((v: { version: number }) => v.version);
 }
 
-export async function putImmutable(t: TestApp, path: string, times = 1, extra: Record<string, unknown> = {}): Promise<void> {
-  for (let i = 0; i < times; i++) expect((await t.request("PUT", `/immutable/${path}`, { data: { n: i }, ...extra })).status).toBe(200);
+export async function putImmutable(
+  t: TestApp,
+  path: string,
+  times = 1,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  for (let i = 0; i < times; i++)
+    expect((await t.request("PUT", `/immutable/${path}`, { data: { n: i }, ...extra })).status).toBe(200);
 }
 
 export async function conversation(t: TestApp, user = "u", agent?: string): Promise<string> {
-  const r = await t.post("/conversations", { user_id: user, ...(agent ? { agent_id: agent } : {}), messages: [{ role: "user", content: "hello there" }] });
+  const r = await t.post("/conversations", {
+    user_id: user,
+    ...(agent ? { agent_id: agent } : {}),
+    messages: [{ role: "user", content: "hello there" }],
+  });
   expect(r.status).toBe(200);
   return r.body.id;
 }
@@ -54,7 +72,13 @@ export async function conversation(t: TestApp, user = "u", agent?: string): Prom
 export async function enforce(t: TestApp, options: Record<string, unknown> = { scope: { organizationId: ORG } }) {
   const r = await t.post("/governance/enforce", options);
   expect(r.status).toBe(200);
-  return r.body as { enforcedAt: number; versionsDeleted: number; recordsPurged: number; storageFreed: number; affectedLayers: string[] };
+  return r.body as {
+    enforcedAt: number;
+    versionsDeleted: number;
+    recordsPurged: number;
+    storageFreed: number;
+    affectedLayers: string[];
+  };
 }
 
 const COUNTS = {
@@ -70,6 +94,7 @@ const COUNTS = {
 /** Row counts of every governed table. */
 export function counts(t: TestApp): Record<keyof typeof COUNTS, number> {
   const out = {} as Record<keyof typeof COUNTS, number>;
-  for (const [k, sql] of Object.entries(COUNTS)) out[k as keyof typeof COUNTS] = t.services.db.query<{ n: number }, []>(sql).get()!.n;
+  for (const [k, sql] of Object.entries(COUNTS))
+    out[k as keyof typeof COUNTS] = t.services.db.query<{ n: number }, []>(sql).get()!.n;
   return out;
 }

@@ -14,7 +14,15 @@ afterEach(() => t.close());
 const audit = async (query = "") => {
   const r = await t.get(`/governance/audit${query}`);
   expect(r.status).toBe(200);
-  return r.body.entries as { at: string; method: string; path: string; status: number; user_id: string | null; memory_space_id: string | null; organization_id: string }[];
+  return r.body.entries as {
+    at: string;
+    method: string;
+    path: string;
+    status: number;
+    user_id: string | null;
+    memory_space_id: string | null;
+    organization_id: string;
+  }[];
 };
 
 describe("audit log", () => {
@@ -25,9 +33,33 @@ describe("audit log", () => {
     await t.get("/list_memories?user_id=u");
     await t.get("/get_memory?memory_id=nope&user_id=u");
     expect(await audit()).toEqual([
-      { at: new Date(T0).toISOString(), organization_id: "default", memory_space_id: "bot", user_id: "u", method: "POST", path: "/add_memories", status: 200 },
-      { at: new Date(T0 + HOUR_MS).toISOString(), organization_id: "default", memory_space_id: null, user_id: "u", method: "GET", path: "/list_memories", status: 200 },
-      { at: new Date(T0 + HOUR_MS).toISOString(), organization_id: "default", memory_space_id: null, user_id: "u", method: "GET", path: "/get_memory", status: 404 },
+      {
+        at: new Date(T0).toISOString(),
+        organization_id: "default",
+        memory_space_id: "bot",
+        user_id: "u",
+        method: "POST",
+        path: "/add_memories",
+        status: 200,
+      },
+      {
+        at: new Date(T0 + HOUR_MS).toISOString(),
+        organization_id: "default",
+        memory_space_id: null,
+        user_id: "u",
+        method: "GET",
+        path: "/list_memories",
+        status: 200,
+      },
+      {
+        at: new Date(T0 + HOUR_MS).toISOString(),
+        organization_id: "default",
+        memory_space_id: null,
+        user_id: "u",
+        method: "GET",
+        path: "/get_memory",
+        status: 404,
+      },
     ]);
   });
 
@@ -59,10 +91,19 @@ describe("audit log", () => {
   });
 
   test("a bad window is a 400 naming the parameter", async () => {
-    for (const [query, field] of [["?from=yesterday", "from"], ["?to=2026-13-01", "to"], ["?limit=0", "limit"]] as const) {
+    for (const [query, field] of [
+      ["?from=yesterday", "from"],
+      ["?to=2026-13-01", "to"],
+      ["?limit=0", "limit"],
+    ] as const) {
       const r = await t.get(`/governance/audit${query}`);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ success: false, code: "INVALID_DATE_RANGE", field, name: "GovernanceValidationError" });
+      expect(r.body).toMatchObject({
+        success: false,
+        code: "INVALID_DATE_RANGE",
+        field,
+        name: "GovernanceValidationError",
+      });
     }
   });
 });

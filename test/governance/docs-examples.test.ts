@@ -21,14 +21,26 @@ function parseExamples(doc: string): Example[] {
       const method = /-X (\w+)/.exec(cmd!)?.[1] ?? "GET";
       const path = /'?localhost:3000([^\s']*)'?/.exec(cmd!)![1]!;
       const data = /-d '([\s\S]*)'/.exec(cmd!)?.[1];
-      return { method, path, body: data === undefined ? undefined : JSON.parse(data), status: Number(status), answer: answer! };
+      return {
+        method,
+        path,
+        body: data === undefined ? undefined : JSON.parse(data),
+        status: Number(status),
+        answer: answer!,
+      };
     }),
   );
 }
 
 /** A documented answer as an expectation: "…" strings match anything. */
 const expectation = (v: unknown): unknown =>
-  v === "…" ? expect.anything() : Array.isArray(v) ? v.map(expectation) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expectation(x)])) : v;
+  v === "…"
+    ? expect.anything()
+    : Array.isArray(v)
+      ? v.map(expectation)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expectation(x)]))
+        : v;
 
 const examples = parseExamples(DOC);
 let t: TestApp;
@@ -38,24 +50,38 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 test("the governance guide has curl examples for every governance route", () => {
-  const routes = new Set(examples.map((e) => `${e.method} ${e.path.split("?")[0]!.replace(/\/(support-bot|FINRA|Custom)$/, "/:x")}`));
-  for (const r of ["POST /governance/policies", "GET /governance/policies", "PUT /governance/overrides/:x", "GET /governance/templates/:x",
-    "POST /governance/enforce", "POST /governance/simulate", "POST /governance/compliance-report", "GET /governance/stats", "GET /governance/audit"])
+  const routes = new Set(
+    examples.map((e) => `${e.method} ${e.path.split("?")[0]!.replace(/\/(support-bot|FINRA|Custom)$/, "/:x")}`),
+  );
+  for (const r of [
+    "POST /governance/policies",
+    "GET /governance/policies",
+    "PUT /governance/overrides/:x",
+    "GET /governance/templates/:x",
+    "POST /governance/enforce",
+    "POST /governance/simulate",
+    "POST /governance/compliance-report",
+    "GET /governance/stats",
+    "GET /governance/audit",
+  ])
     expect(routes).toContain(r);
 });
 
-test.each(examples.map((e, i) => [i + 1, `${e.method} ${e.path}`, e] as const))("example %i, %s, answers as documented", async (_i, _label, e) => {
-  const r = await t.request(e.method, e.path, e.body);
-  expect(r.status).toBe(e.status);
-  let documented: unknown;
-  try {
-    documented = JSON.parse(e.answer);
-  } catch {
-    for (const key of ["code", "field"]) {
-      const shown = new RegExp(`"${key}":"([^"]+)"`).exec(e.answer)?.[1];
-      if (shown) expect(r.body[key]).toBe(shown);
+test.each(examples.map((e, i) => [i + 1, `${e.method} ${e.path}`, e] as const))(
+  "example %i, %s, answers as documented",
+  async (_i, _label, e) => {
+    const r = await t.request(e.method, e.path, e.body);
+    expect(r.status).toBe(e.status);
+    let documented: unknown;
+    try {
+      documented = JSON.parse(e.answer);
+    } catch {
+      for (const key of ["code", "field"]) {
+        const shown = new RegExp(`"${key}":"([^"]+)"`).exec(e.answer)?.[1];
+        if (shown) expect(r.body[key]).toBe(shown);
+      }
+      return;
     }
-    return;
-  }
-  expect(r.body).toEqual(expectation(documented));
-});
+    expect(r.body).toEqual(expectation(documented));
+  },
+);

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { DAY_MS, HOUR_MS, MINUTE_MS, YEAR_MS, isDuration, optionalDurationMs, parseDuration } from "~/governance/durations";
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  YEAR_MS,
+  isDuration,
+  optionalDurationMs,
+  parseDuration,
+} from "~/governance/durations";
 
 describe("parseDuration", () => {
   test.each([
@@ -19,7 +27,18 @@ describe("parseDuration", () => {
   });
 
   test.each([
-    ["7years"], ["1w"], ["7D"], ["30 d"], ["1.5y"], [""], [" 7d"], ["7d "], ["-1d"], ["d"], ["7"], ["1y2d"],
+    ["7years"],
+    ["1w"],
+    ["7D"],
+    ["30 d"],
+    ["1.5y"],
+    [""],
+    [" 7d"],
+    ["7d "],
+    ["-1d"],
+    ["d"],
+    ["7"],
+    ["1y2d"],
     ["9".repeat(400) + "y"],
   ])("rejects %p", (text) => {
     expect(parseDuration(text)).toBeUndefined();

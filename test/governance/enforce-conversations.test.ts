@@ -12,7 +12,8 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const get = (id: string) => t.get(`/conversations/${id}?user_id=u`);
-const append = (id: string) => t.post(`/conversations/${id}/messages`, { user_id: "u", messages: [{ role: "user", content: "more" }] });
+const append = (id: string) =>
+  t.post(`/conversations/${id}/messages`, { user_id: "u", messages: [{ role: "user", content: "more" }] });
 
 describe("conversation retention", () => {
   test("a conversation is archived once older than archiveAfter and then becomes read-only", async () => {
@@ -46,7 +47,11 @@ describe("conversation retention", () => {
     expect([result.recordsPurged, result.storageFreed > 0]).toEqual([1, true]);
     expect((await get(old)).status).toBe(404);
     expect((await get(young)).status).toBe(200);
-    expect(t.services.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversation_messages WHERE conversation_id = ?").get(old)!.n).toBe(0);
+    expect(
+      t.services.db
+        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversation_messages WHERE conversation_id = ?")
+        .get(old)!.n,
+    ).toBe(0);
   });
 
   test("a policy without archiveAfter never archives", async () => {

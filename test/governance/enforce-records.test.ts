@@ -70,7 +70,11 @@ describe("immutable records", () => {
 describe("mutable keys", () => {
   const put = async (key: string, body: Record<string, unknown> = {}) =>
     expect((await t.request("PUT", `/mutable/ns/${key}`, { value: key, ...body })).status).toBe(200);
-  const keys = () => t.services.db.query<{ key: string }, []>("SELECT key FROM mutable_entries ORDER BY key").all().map((r) => r.key);
+  const keys = () =>
+    t.services.db
+      .query<{ key: string }, []>("SELECT key FROM mutable_entries ORDER BY key")
+      .all()
+      .map((r) => r.key);
 
   test("keys past their own ttl or expiresAt are deleted", async () => {
     await put("ttl", { ttl: "1h" });
@@ -107,7 +111,10 @@ describe("mutable keys", () => {
   });
 
   test("with autoDelete, keys not read for deleteUnaccessedAfter are deleted", async () => {
-    await setPolicy(t, orgPolicy("GDPR", ["mutable.purging.autoDelete", true], ["mutable.purging.deleteUnaccessedAfter", "10d"]));
+    await setPolicy(
+      t,
+      orgPolicy("GDPR", ["mutable.purging.autoDelete", true], ["mutable.purging.deleteUnaccessedAfter", "10d"]),
+    );
     await put("early");
     await put("late");
     t.clock.advance(5 * DAY_MS);
@@ -130,8 +137,19 @@ describe("mutable keys", () => {
     await put("ttl", { ttl: "1h" });
     await putImmutable(t, "note/1", 30);
     t.clock.advance(DAY_MS);
-    expect(await enforce(t, { scope: { memorySpaceId: "mcp-agent" } })).toMatchObject({ versionsDeleted: 0, recordsPurged: 0 });
-    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["immutable"] })).toMatchObject({ versionsDeleted: 10, recordsPurged: 0, affectedLayers: ["immutable"] });
-    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["mutable"] })).toMatchObject({ versionsDeleted: 0, recordsPurged: 1, affectedLayers: ["mutable"] });
+    expect(await enforce(t, { scope: { memorySpaceId: "mcp-agent" } })).toMatchObject({
+      versionsDeleted: 0,
+      recordsPurged: 0,
+    });
+    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["immutable"] })).toMatchObject({
+      versionsDeleted: 10,
+      recordsPurged: 0,
+      affectedLayers: ["immutable"],
+    });
+    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["mutable"] })).toMatchObject({
+      versionsDeleted: 0,
+      recordsPurged: 1,
+      affectedLayers: ["mutable"],
+    });
   });
 });

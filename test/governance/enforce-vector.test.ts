@@ -3,7 +3,16 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS } from "~/governance/durations";
-import { addMemory, conversation, enforce, orgPolicy, putImmutable, setPolicy, updateTimes, versionNumbers } from "./app-support";
+import {
+  addMemory,
+  conversation,
+  enforce,
+  orgPolicy,
+  putImmutable,
+  setPolicy,
+  updateTimes,
+  versionNumbers,
+} from "./app-support";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -28,10 +37,15 @@ describe("vector version retention", () => {
   });
 
   test("an importance range wins over bySourceType, which wins over defaultVersions", async () => {
-    await setPolicy(t, orgPolicy("GDPR",
-      ["vector.retention.byImportance", [range(0, 20, 1)]],
-      ["vector.retention.bySourceType", { a2a: 2 }],
-      ["vector.retention.defaultVersions", 4]));
+    await setPolicy(
+      t,
+      orgPolicy(
+        "GDPR",
+        ["vector.retention.byImportance", [range(0, 20, 1)]],
+        ["vector.retention.bySourceType", { a2a: 2 }],
+        ["vector.retention.defaultVersions", 4],
+      ),
+    );
     const byRange = await addMemory(t, "a", { importance: 10, source: "a2a" });
     const bySource = await addMemory(t, "b", { importance: 50, source: "a2a" });
     const byDefault = await addMemory(t, "c", { importance: 50, source: "system" });
@@ -89,8 +103,18 @@ describe("vector orphan purging", () => {
     const result = await enforce(t);
     expect([result.recordsPurged, result.versionsDeleted]).toEqual([2, 0]);
     const alive = async (id: string) => (await t.get(`/get_memory?memory_id=${id}&user_id=u`)).status === 200;
-    const state = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([k, id]) => [k, await alive(id)])));
-    expect(state).toEqual({ slashInId: true, liveConv: true, deadConv: false, liveImm: true, deadImm: false, oneLive: true, noRefs: true });
+    const state = Object.fromEntries(
+      await Promise.all(Object.entries(ids).map(async ([k, id]) => [k, await alive(id)])),
+    );
+    expect(state).toEqual({
+      slashInId: true,
+      liveConv: true,
+      deadConv: false,
+      liveImm: true,
+      deadImm: false,
+      oneLive: true,
+      noRefs: true,
+    });
   });
 
   test("without deleteOrphaned orphans stay", async () => {
@@ -100,8 +124,14 @@ describe("vector orphan purging", () => {
   });
 
   test("a conversation deleted by a run orphans its memories for the next run, as simulate predicts", async () => {
-    await setPolicy(t, orgPolicy("GDPR", ["vector.purging.deleteOrphaned", true], ["conversations.retention.deleteAfter", "30d"]));
-    const added = await t.post("/add_memories", { user_id: "u", messages: [{ role: "user", content: "I moved to Lisbon" }] });
+    await setPolicy(
+      t,
+      orgPolicy("GDPR", ["vector.purging.deleteOrphaned", true], ["conversations.retention.deleteAfter", "30d"]),
+    );
+    const added = await t.post("/add_memories", {
+      user_id: "u",
+      messages: [{ role: "user", content: "I moved to Lisbon" }],
+    });
     const id = added.body.memory_ids[0];
     t.clock.advance(30 * DAY_MS);
     expect((await t.post("/governance/simulate", {})).body.recordsAffected).toBe(1);
@@ -119,7 +149,12 @@ describe("temporary memories", () => {
     const live = await addMemory(t, "still here", { temporary: true, expiresAt: now + 10 * DAY_MS });
     t.clock.advance(2 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(t.services.db.query<{ id: string }, []>("SELECT id FROM memories").all().map((r) => r.id)).toEqual([live]);
+    expect(
+      t.services.db
+        .query<{ id: string }, []>("SELECT id FROM memories")
+        .all()
+        .map((r) => r.id),
+    ).toEqual([live]);
   });
 
   test("FINRA minimum retention holds expired temporaries too", async () => {
@@ -160,7 +195,11 @@ describe("filtering by layers, rules and scope", () => {
 
   test("layers ['conversations'] leaves memories alone", async () => {
     const { versioned, conv } = await seed();
-    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["conversations"] })).toMatchObject({ versionsDeleted: 0, recordsPurged: 1, affectedLayers: ["conversations"] });
+    expect(await enforce(t, { scope: { organizationId: "default" }, layers: ["conversations"] })).toMatchObject({
+      versionsDeleted: 0,
+      recordsPurged: 1,
+      affectedLayers: ["conversations"],
+    });
     expect((await t.get(`/conversations/${conv}?user_id=u`)).status).toBe(404);
     expect(await versionNumbers(t, versioned)).toEqual([3, 2, 1]);
   });

@@ -38,7 +38,12 @@ describe("effectivePolicy", () => {
     expect(p.vector.retention.byImportance).toEqual(getTemplate("HIPAA").vector.retention.byImportance);
     expect(p.conversations.retention.deleteAfter).toBe("6y");
     // byType maps merge: GDPR's kb-article survives under HIPAA's types.
-    expect(Object.keys(p.immutable.retention.byType).sort()).toEqual(["audit-log", "kb-article", "medical-record", "policy"]);
+    expect(Object.keys(p.immutable.retention.byType).sort()).toEqual([
+      "audit-log",
+      "kb-article",
+      "medical-record",
+      "policy",
+    ]);
     // The template's archiveAfter is absent, so the defaults' 1y shows through.
     expect(p.conversations.retention.archiveAfter).toBe("1y");
   });
@@ -76,8 +81,14 @@ describe("effectivePolicy", () => {
 
 describe("applyPatch", () => {
   test("merges a simulate partial over an effective policy, dropping scope ids", () => {
-    const p = applyPatch(globalDefaults(), { organizationId: "o", vector: { purging: { deleteOrphaned: true } } }) as Record<string, unknown>;
+    const p = applyPatch(globalDefaults(), {
+      organizationId: "o",
+      vector: { purging: { deleteOrphaned: true } },
+    }) as Record<string, unknown>;
     expect(p.organizationId).toBeUndefined();
-    expect((p as ReturnType<typeof globalDefaults>).vector.purging).toEqual({ autoCleanupVersions: true, deleteOrphaned: true });
+    expect((p as ReturnType<typeof globalDefaults>).vector.purging).toEqual({
+      autoCleanupVersions: true,
+      deleteOrphaned: true,
+    });
   });
 });

@@ -3,8 +3,13 @@ import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import { planConversationBatch, type ConversationSummary } from "~/governance/plan";
 import { NOW, ago, rulesFrom } from "./support";
 
-const conv = (id: string, createdAgo: number, extra: Partial<ConversationSummary> = {}): ConversationSummary =>
-  ({ id, createdAt: ago(createdAgo), lastMessageAt: ago(Math.min(createdAgo, DAY_MS)), bytes: 100, ...extra });
+const conv = (id: string, createdAgo: number, extra: Partial<ConversationSummary> = {}): ConversationSummary => ({
+  id,
+  createdAt: ago(createdAgo),
+  lastMessageAt: ago(Math.min(createdAgo, DAY_MS)),
+  bytes: 100,
+  ...extra,
+});
 
 // GDPR: deleteAfter 7y, archiveAfter 1y, autoDelete with deleteInactiveAfter 2y.
 const gdpr = { policy: rulesFrom("GDPR"), now: NOW };
@@ -12,7 +17,11 @@ const gdpr = { policy: rulesFrom("GDPR"), now: NOW };
 describe("planConversationBatch: retention", () => {
   test("a conversation reaching archiveAfter exactly is archived; one a day younger is not", () => {
     const plan = planConversationBatch(gdpr, [conv("a", YEAR_MS), conv("b", YEAR_MS - DAY_MS)]);
-    expect(plan).toEqual({ archive: [{ id: "a", bytes: 100, reason: "retention.archiveAfter", dueAt: NOW }], delete: [], held: 0 });
+    expect(plan).toEqual({
+      archive: [{ id: "a", bytes: 100, reason: "retention.archiveAfter", dueAt: NOW }],
+      delete: [],
+      held: 0,
+    });
   });
 
   test("an already archived conversation is not archived again", () => {
@@ -29,7 +38,9 @@ describe("planConversationBatch: retention", () => {
   });
 
   test("with only the purging rule, nothing is archived or deleted for age", () => {
-    const plan = planConversationBatch({ ...gdpr, rules: ["purging"] }, [conv("old", 8 * YEAR_MS, { lastMessageAt: ago(DAY_MS) })]);
+    const plan = planConversationBatch({ ...gdpr, rules: ["purging"] }, [
+      conv("old", 8 * YEAR_MS, { lastMessageAt: ago(DAY_MS) }),
+    ]);
     expect(plan).toEqual({ archive: [], delete: [], held: 0 });
   });
 });
@@ -49,7 +60,9 @@ describe("planConversationBatch: purging", () => {
 
   test("without autoDelete an inactive conversation is only archived", () => {
     const policy = rulesFrom("GDPR", ["conversations.purging.autoDelete", false]);
-    const plan = planConversationBatch({ policy, now: NOW }, [conv("quiet", 3 * YEAR_MS, { lastMessageAt: ago(3 * YEAR_MS) })]);
+    const plan = planConversationBatch({ policy, now: NOW }, [
+      conv("quiet", 3 * YEAR_MS, { lastMessageAt: ago(3 * YEAR_MS) }),
+    ]);
     expect(plan.delete).toEqual([]);
     expect(plan.archive.map((a) => a.id)).toEqual(["quiet"]);
   });
@@ -78,8 +91,14 @@ describe("planConversationBatch: minimum retention", () => {
   });
 
   test("FINRA blocks a shorter deleteAfter but still archives", () => {
-    const policy = rulesFrom("FINRA", ["conversations.retention.deleteAfter", "1y"], ["conversations.retention.archiveAfter", "1y"]);
-    const plan = planConversationBatch({ policy, now: NOW }, [conv("c", 2 * YEAR_MS, { lastMessageAt: ago(2 * YEAR_MS) })]);
+    const policy = rulesFrom(
+      "FINRA",
+      ["conversations.retention.deleteAfter", "1y"],
+      ["conversations.retention.archiveAfter", "1y"],
+    );
+    const plan = planConversationBatch({ policy, now: NOW }, [
+      conv("c", 2 * YEAR_MS, { lastMessageAt: ago(2 * YEAR_MS) }),
+    ]);
     expect(plan.delete).toEqual([]);
     expect(plan.held).toBe(1);
     expect(plan.archive.map((a) => a.id)).toEqual(["c"]);
@@ -87,7 +106,9 @@ describe("planConversationBatch: minimum retention", () => {
 
   test("GDPR has no minimum retention: the same shorter deleteAfter deletes", () => {
     const policy = rulesFrom("GDPR", ["conversations.retention.deleteAfter", "1y"]);
-    const plan = planConversationBatch({ policy, now: NOW }, [conv("c", 2 * YEAR_MS, { lastMessageAt: ago(2 * YEAR_MS) })]);
+    const plan = planConversationBatch({ policy, now: NOW }, [
+      conv("c", 2 * YEAR_MS, { lastMessageAt: ago(2 * YEAR_MS) }),
+    ]);
     expect(plan.delete.map((d) => d.id)).toEqual(["c"]);
     expect(plan.held).toBe(0);
   });

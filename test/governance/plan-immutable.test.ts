@@ -5,18 +5,31 @@ import { NOW, ago, rulesFrom } from "./support";
 
 /** An entity with versions 1..n, version k written (n - k + 1) days ago, 10 bytes each. */
 function entity(type: string, id: string, n: number, extra: Partial<ImmutableSummary> = {}): ImmutableSummary {
-  const versions = Array.from({ length: n }, (_, i) => ({ version: i + 1, createdAt: ago((n - i) * DAY_MS), bytes: 10 }));
+  const versions = Array.from({ length: n }, (_, i) => ({
+    version: i + 1,
+    createdAt: ago((n - i) * DAY_MS),
+    bytes: 10,
+  }));
   return { type, id, createdAt: ago(n * DAY_MS), lastUsedAt: ago(DAY_MS), versions, ...extra };
 }
 
 const policy = rulesFrom(
   "GDPR",
   ["immutable.retention.defaultVersions", 3],
-  ["immutable.retention.byType", { note: { versionsToKeep: 2 }, draft: { versionsToKeep: 0 }, temp: { versionsToKeep: 5, deleteAfter: "30d" }, policy: { versionsToKeep: -1 } }],
+  [
+    "immutable.retention.byType",
+    {
+      note: { versionsToKeep: 2 },
+      draft: { versionsToKeep: 0 },
+      temp: { versionsToKeep: 5, deleteAfter: "30d" },
+      policy: { versionsToKeep: -1 },
+    },
+  ],
   ["immutable.purging.purgeUnusedAfter", "1y"],
 );
 const ctx = { policy, now: NOW };
-const versionsOf = (plan: ReturnType<typeof planImmutableBatch>) => plan.deleteVersions.map((v) => `${v.id}@${v.version}`);
+const versionsOf = (plan: ReturnType<typeof planImmutableBatch>) =>
+  plan.deleteVersions.map((v) => `${v.id}@${v.version}`);
 
 describe("planImmutableBatch: version trimming (retention, when autoCleanupVersions)", () => {
   test("keeps byType versionsToKeep newest versions and says since when the others are due", () => {
@@ -48,7 +61,11 @@ describe("planImmutableBatch: version trimming (retention, when autoCleanupVersi
   });
 
   test("nothing is trimmed without autoCleanupVersions or without the retention rule", () => {
-    const off = rulesFrom("GDPR", ["immutable.retention.defaultVersions", 1], ["immutable.purging.autoCleanupVersions", false]);
+    const off = rulesFrom(
+      "GDPR",
+      ["immutable.retention.defaultVersions", 1],
+      ["immutable.purging.autoCleanupVersions", false],
+    );
     expect(planImmutableBatch({ policy: off, now: NOW }, [entity("misc", "m", 4)]).deleteVersions).toEqual([]);
     expect(planImmutableBatch({ ...ctx, rules: ["purging"] }, [entity("misc", "m", 4)]).deleteVersions).toEqual([]);
   });
@@ -59,7 +76,9 @@ describe("planImmutableBatch: entity deletion", () => {
     const plan = planImmutableBatch(ctx, [entity("temp", "t", 40)]);
     expect(plan).toEqual({
       deleteVersions: [],
-      purgeEntities: [{ type: "temp", id: "t", bytes: 400, reason: "retention.byType.deleteAfter", dueAt: ago(10 * DAY_MS) }],
+      purgeEntities: [
+        { type: "temp", id: "t", bytes: 400, reason: "retention.byType.deleteAfter", dueAt: ago(10 * DAY_MS) },
+      ],
       held: 0,
     });
   });
@@ -73,27 +92,44 @@ describe("planImmutableBatch: entity deletion", () => {
   });
 
   test("without lastUsedAt the newest version's time counts as the last use", () => {
-    const e = entity("misc", "u", 1, { createdAt: ago(2 * YEAR_MS), lastUsedAt: null, versions: [{ version: 1, createdAt: ago(2 * YEAR_MS), bytes: 5 }] });
+    const e = entity("misc", "u", 1, {
+      createdAt: ago(2 * YEAR_MS),
+      lastUsedAt: null,
+      versions: [{ version: 1, createdAt: ago(2 * YEAR_MS), bytes: 5 }],
+    });
     expect(planImmutableBatch(ctx, [e]).purgeEntities.map((p) => p.reason)).toEqual(["purging.purgeUnusedAfter"]);
   });
 });
 
 describe("planImmutableBatch: minimum retention", () => {
   test("FINRA deletes only versions at least 7 years old", () => {
-    const finra = rulesFrom("FINRA", ["immutable.retention.defaultVersions", 1], ["immutable.purging.autoCleanupVersions", true]);
+    const finra = rulesFrom(
+      "FINRA",
+      ["immutable.retention.defaultVersions", 1],
+      ["immutable.purging.autoCleanupVersions", true],
+    );
     const versions = [
       { version: 1, createdAt: ago(8 * YEAR_MS), bytes: 1 },
       { version: 2, createdAt: ago(5 * YEAR_MS), bytes: 1 },
       { version: 3, createdAt: ago(DAY_MS), bytes: 1 },
     ];
-    const plan = planImmutableBatch({ policy: finra, now: NOW }, [{ type: "misc", id: "f", createdAt: ago(8 * YEAR_MS), versions }]);
+    const plan = planImmutableBatch({ policy: finra, now: NOW }, [
+      { type: "misc", id: "f", createdAt: ago(8 * YEAR_MS), versions },
+    ]);
     expect(versionsOf(plan)).toEqual(["f@1"]);
     expect(plan.held).toBe(1);
   });
 
   test("HIPAA keeps an unused entity whose newest version is younger than 6 years", () => {
     const hipaa = rulesFrom("HIPAA", ["immutable.purging.purgeUnusedAfter", "1y"]);
-    const e = entity("misc", "h", 1, { lastUsedAt: ago(2 * YEAR_MS), versions: [{ version: 1, createdAt: ago(2 * YEAR_MS), bytes: 1 }] });
-    expect(planImmutableBatch({ policy: hipaa, now: NOW }, [e])).toEqual({ deleteVersions: [], purgeEntities: [], held: 1 });
+    const e = entity("misc", "h", 1, {
+      lastUsedAt: ago(2 * YEAR_MS),
+      versions: [{ version: 1, createdAt: ago(2 * YEAR_MS), bytes: 1 }],
+    });
+    expect(planImmutableBatch({ policy: hipaa, now: NOW }, [e])).toEqual({
+      deleteVersions: [],
+      purgeEntities: [],
+      held: 1,
+    });
   });
 });

@@ -3,8 +3,14 @@ import { DAY_MS, HOUR_MS, YEAR_MS } from "~/governance/durations";
 import { planMutableBatch, type MutableSummary } from "~/governance/plan";
 import { NOW, ago, rulesFrom } from "./support";
 
-const key = (k: string, extra: Partial<MutableSummary> = {}): MutableSummary =>
-  ({ namespace: "ns", key: k, createdAt: ago(DAY_MS), updatedAt: ago(DAY_MS), bytes: 7, ...extra });
+const key = (k: string, extra: Partial<MutableSummary> = {}): MutableSummary => ({
+  namespace: "ns",
+  key: k,
+  createdAt: ago(DAY_MS),
+  updatedAt: ago(DAY_MS),
+  bytes: 7,
+  ...extra,
+});
 const keysOf = (plan: ReturnType<typeof planMutableBatch>) => plan.deleteKeys.map((k) => `${k.key}:${k.reason}`);
 
 // GDPR: defaultTTL null, purgeInactiveAfter 2y, autoDelete false.
@@ -13,7 +19,10 @@ const gdpr = { policy: rulesFrom("GDPR"), now: NOW };
 describe("planMutableBatch: retention (TTL)", () => {
   test("a key past its own expiresAt is deleted; one expiring later is kept", () => {
     const plan = planMutableBatch(gdpr, [key("gone", { expiresAt: ago(1) }), key("soon", { expiresAt: NOW + 1 })]);
-    expect(plan).toEqual({ deleteKeys: [{ namespace: "ns", key: "gone", bytes: 7, reason: "retention.ttl", dueAt: ago(1) }], held: 0 });
+    expect(plan).toEqual({
+      deleteKeys: [{ namespace: "ns", key: "gone", bytes: 7, reason: "retention.ttl", dueAt: ago(1) }],
+      held: 0,
+    });
   });
 
   test("defaultTTL applies from the last update to keys without their own expiry", () => {
@@ -23,7 +32,9 @@ describe("planMutableBatch: retention (TTL)", () => {
       key("fresh", { updatedAt: ago(HOUR_MS - 1) }),
       key("own", { updatedAt: ago(2 * HOUR_MS), expiresAt: NOW + HOUR_MS }),
     ]);
-    expect(plan.deleteKeys).toEqual([{ namespace: "ns", key: "stale", bytes: 7, reason: "retention.ttl", dueAt: ago(HOUR_MS) }]);
+    expect(plan.deleteKeys).toEqual([
+      { namespace: "ns", key: "stale", bytes: 7, reason: "retention.ttl", dueAt: ago(HOUR_MS) },
+    ]);
   });
 
   test("with defaultTTL null a key without its own expiry never expires", () => {
@@ -31,15 +42,21 @@ describe("planMutableBatch: retention (TTL)", () => {
   });
 
   test("with only the purging rule, TTLs are not applied", () => {
-    expect(planMutableBatch({ ...gdpr, rules: ["purging"] }, [key("gone", { expiresAt: ago(1) })]).deleteKeys).toEqual([]);
+    expect(planMutableBatch({ ...gdpr, rules: ["purging"] }, [key("gone", { expiresAt: ago(1) })]).deleteKeys).toEqual(
+      [],
+    );
   });
 });
 
 describe("planMutableBatch: purging", () => {
   test("a key not updated for purgeInactiveAfter is deleted", () => {
     const plan = planMutableBatch(gdpr, [key("idle", { updatedAt: ago(2 * YEAR_MS + DAY_MS) }), key("busy")]);
-    expect(plan.deleteKeys).toEqual([{ namespace: "ns", key: "idle", bytes: 7, reason: "purging.purgeInactiveAfter", dueAt: ago(DAY_MS) }]);
-    expect(planMutableBatch({ ...gdpr, rules: ["retention"] }, [key("idle", { updatedAt: ago(3 * YEAR_MS) })]).deleteKeys).toEqual([]);
+    expect(plan.deleteKeys).toEqual([
+      { namespace: "ns", key: "idle", bytes: 7, reason: "purging.purgeInactiveAfter", dueAt: ago(DAY_MS) },
+    ]);
+    expect(
+      planMutableBatch({ ...gdpr, rules: ["retention"] }, [key("idle", { updatedAt: ago(3 * YEAR_MS) })]).deleteKeys,
+    ).toEqual([]);
   });
 
   test("deleteUnaccessedAfter applies only when autoDelete", () => {
@@ -48,9 +65,15 @@ describe("planMutableBatch: purging", () => {
     const read = key("read", { updatedAt: ago(40 * DAY_MS), accessedAt: ago(DAY_MS) });
     const off = rulesFrom("GDPR", ["mutable.purging.deleteUnaccessedAfter", "30d"]);
     expect(planMutableBatch({ policy: off, now: NOW }, [unread, neverRead, read]).deleteKeys).toEqual([]);
-    const on = rulesFrom("GDPR", ["mutable.purging.deleteUnaccessedAfter", "30d"], ["mutable.purging.autoDelete", true]);
-    expect(keysOf(planMutableBatch({ policy: on, now: NOW }, [unread, neverRead, read])))
-      .toEqual(["unread:purging.deleteUnaccessedAfter", "never:purging.deleteUnaccessedAfter"]);
+    const on = rulesFrom(
+      "GDPR",
+      ["mutable.purging.deleteUnaccessedAfter", "30d"],
+      ["mutable.purging.autoDelete", true],
+    );
+    expect(keysOf(planMutableBatch({ policy: on, now: NOW }, [unread, neverRead, read]))).toEqual([
+      "unread:purging.deleteUnaccessedAfter",
+      "never:purging.deleteUnaccessedAfter",
+    ]);
   });
 });
 

@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import {
-  BYTES_PER_MB, addTallies, bytesToMB, costSavingsUsd, emptyTally, removalDueTimes,
-  simulationImpact, tallyPlan, totals,
+  BYTES_PER_MB,
+  addTallies,
+  bytesToMB,
+  costSavingsUsd,
+  emptyTally,
+  removalDueTimes,
+  simulationImpact,
+  tallyPlan,
+  totals,
 } from "~/governance/plan-summary";
 import type { ConversationPlan, VectorPlan } from "~/governance/plan";
 
@@ -21,8 +28,20 @@ const vector: VectorPlan = {
 
 describe("plan summaries", () => {
   test("a tally counts versions, records, archivals and freed bytes (archival frees nothing)", () => {
-    expect(tallyPlan(conversations)).toEqual({ versionsDeleted: 0, recordsPurged: 1, archived: 1, bytesFreed: BYTES_PER_MB, held: 1 });
-    expect(tallyPlan(vector)).toEqual({ versionsDeleted: 2, recordsPurged: 1, archived: 0, bytesFreed: 2 * BYTES_PER_MB, held: 0 });
+    expect(tallyPlan(conversations)).toEqual({
+      versionsDeleted: 0,
+      recordsPurged: 1,
+      archived: 1,
+      bytesFreed: BYTES_PER_MB,
+      held: 1,
+    });
+    expect(tallyPlan(vector)).toEqual({
+      versionsDeleted: 2,
+      recordsPurged: 1,
+      archived: 0,
+      bytesFreed: 2 * BYTES_PER_MB,
+      held: 0,
+    });
     expect(addTallies(tallyPlan(vector), emptyTally())).toEqual(tallyPlan(vector));
   });
 
@@ -32,8 +51,11 @@ describe("plan summaries", () => {
   });
 
   test("totals give EnforcementResult counts with storage in MB", () => {
-    expect(totals({ conversations: tallyPlan(conversations), vector: tallyPlan(vector) }))
-      .toEqual({ versionsDeleted: 2, recordsPurged: 2, storageFreed: 3 });
+    expect(totals({ conversations: tallyPlan(conversations), vector: tallyPlan(vector) })).toEqual({
+      versionsDeleted: 2,
+      recordsPurged: 2,
+      storageFreed: 3,
+    });
   });
 
   test("simulationImpact breaks the totals down per layer and prices them at the documented rate", () => {

@@ -13,13 +13,20 @@ describe("policy schemas", () => {
   test("the patch schema lets validate.ts report missing parts and bad values itself", () => {
     expect(Value.Check(GovernancePolicyPatch, {})).toBe(true);
     expect(Value.Check(GovernancePolicyPatch, { conversations: { retention: { deleteAfter: "7years" } } })).toBe(true);
-    expect(Value.Check(GovernancePolicyPatch, { immutable: { retention: { defaultVersions: -5, byType: { a: {} } } }, compliance: { mode: "Foo" } })).toBe(true);
+    expect(
+      Value.Check(GovernancePolicyPatch, {
+        immutable: { retention: { defaultVersions: -5, byType: { a: {} } } },
+        compliance: { mode: "Foo" },
+      }),
+    ).toBe(true);
     expect(Value.Check(EnforceOptions, { layers: ["nope"] })).toBe(true);
   });
 
   test("every schema carries a description for the OpenAPI document", () => {
     expect(GovernancePolicy.description).toBeTruthy();
-    expect(GovernancePolicy.properties.conversations.properties.retention.properties.deleteAfter.description).toContain("Duration");
+    expect(GovernancePolicy.properties.conversations.properties.retention.properties.deleteAfter.description).toContain(
+      "Duration",
+    );
   });
 
   test("simulationImpact answers the SimulationImpact shape", () => {

@@ -3,7 +3,16 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
-import { addMemory, conversation, counts, enforce, orgPolicy, putImmutable, setPolicy, updateTimes } from "./app-support";
+import {
+  addMemory,
+  conversation,
+  counts,
+  enforce,
+  orgPolicy,
+  putImmutable,
+  setPolicy,
+  updateTimes,
+} from "./app-support";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -12,10 +21,16 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const J = { justification: "books and records" };
-const aggressive = (mode: string) => orgPolicy(mode,
-  ["vector.purging.autoCleanupVersions", true], ["vector.retention.byImportance", [{ range: [0, 100], versions: 1 }]],
-  ["conversations.retention.deleteAfter", "1d"], ["immutable.purging.autoCleanupVersions", true],
-  ["immutable.retention.defaultVersions", 1], ["mutable.retention.defaultTTL", "1h"]);
+const aggressive = (mode: string) =>
+  orgPolicy(
+    mode,
+    ["vector.purging.autoCleanupVersions", true],
+    ["vector.retention.byImportance", [{ range: [0, 100], versions: 1 }]],
+    ["conversations.retention.deleteAfter", "1d"],
+    ["immutable.purging.autoCleanupVersions", true],
+    ["immutable.retention.defaultVersions", 1],
+    ["mutable.retention.defaultTTL", "1h"],
+  );
 
 async function seedAll(user = "u") {
   const id = await addMemory(t, "trade", J, { user_id: user });
@@ -27,7 +42,10 @@ async function seedAll(user = "u") {
 }
 
 describe("minimum retention", () => {
-  test.each([["FINRA", 7], ["HIPAA", 6]])("%s holds everything younger than %i years from enforcement", async (mode, years) => {
+  test.each([
+    ["FINRA", 7],
+    ["HIPAA", 6],
+  ])("%s holds everything younger than %i years from enforcement", async (mode, years) => {
     await setPolicy(t, aggressive(mode as string));
     await seedAll();
     t.clock.advance(2 * DAY_MS);
@@ -36,7 +54,13 @@ describe("minimum retention", () => {
     expect(counts(t)).toEqual(before);
     t.clock.advance((years as number) * YEAR_MS);
     expect(await enforce(t)).toMatchObject({ versionsDeleted: 2 + 2, recordsPurged: 1 + 1 });
-    expect(counts(t)).toMatchObject({ memories: 1, memoryVersions: 0, conversations: 0, immutableVersions: 1, mutable: 0 });
+    expect(counts(t)).toMatchObject({
+      memories: 1,
+      memoryVersions: 0,
+      conversations: 0,
+      immutableVersions: 1,
+      mutable: 0,
+    });
   });
 
   test("a user's delete of a FINRA memory is refused with 409 until the retention ends", async () => {
@@ -44,11 +68,18 @@ describe("minimum retention", () => {
     const id = await addMemory(t, "trade", J);
     const r = await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ success: false, code: "CONFLICT", error: `memory '${id}' is under minimum retention until ${new Date(t.clock.now() + 7 * YEAR_MS).toISOString()}` });
+    expect(r.body).toEqual({
+      success: false,
+      code: "CONFLICT",
+      error: `memory '${id}' is under minimum retention until ${new Date(t.clock.now() + 7 * YEAR_MS).toISOString()}`,
+    });
     t.clock.advance(7 * YEAR_MS - 1);
     expect((await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`)).status).toBe(409);
     t.clock.advance(1);
-    expect((await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`)).body).toEqual({ success: true, deleted_count: 1 });
+    expect((await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`)).body).toEqual({
+      success: true,
+      deleted_count: 1,
+    });
   });
 
   test("delete_all deletes what is old enough and reports the rest as retained", async () => {
@@ -57,7 +88,11 @@ describe("minimum retention", () => {
     t.clock.advance(6 * YEAR_MS);
     await addMemory(t, "young", J);
     await addMemory(t, "other agent", J, { agent_id: "bot" });
-    expect((await t.post("/delete_all_memories", { user_id: "u" })).body).toEqual({ success: true, deleted_count: 1, retained: { vector: 2 } });
+    expect((await t.post("/delete_all_memories", { user_id: "u" })).body).toEqual({
+      success: true,
+      deleted_count: 1,
+      retained: { vector: 2 },
+    });
   });
 
   test("retention follows the space's organization", async () => {
@@ -79,7 +114,15 @@ describe("cascade erasure (delete_all_memories with cascade)", () => {
     await putImmutable(t, "kb-article/shared");
     const r = await t.post("/delete_all_memories", { user_id: "u", cascade: true });
     expect(r.body).toEqual({ success: true, deleted_count: 3, retained: {} });
-    expect(counts(t)).toEqual({ memories: 1, memoryVersions: 2, conversations: 1, archived: 0, immutable: 2, immutableVersions: 4, mutable: 1 });
+    expect(counts(t)).toEqual({
+      memories: 1,
+      memoryVersions: 2,
+      conversations: 1,
+      archived: 0,
+      immutable: 2,
+      immutableVersions: 4,
+      mutable: 1,
+    });
     expect((await t.get("/conversations?user_id=u")).body.total).toBe(0);
     expect((await t.get("/immutable/note/v")).status).toBe(200);
     expect((await t.get("/mutable/prefs/v")).status).toBe(200);
@@ -91,7 +134,11 @@ describe("cascade erasure (delete_all_memories with cascade)", () => {
     t.clock.advance(8 * YEAR_MS);
     const before = counts(t);
     const r = await t.post("/delete_all_memories", { user_id: "u", cascade: true });
-    expect(r.body).toEqual({ success: true, deleted_count: 0, retained: { vector: 1, conversations: 1, immutable: 1, mutable: 1 } });
+    expect(r.body).toEqual({
+      success: true,
+      deleted_count: 0,
+      retained: { vector: 1, conversations: 1, immutable: 1, mutable: 1 },
+    });
     expect(counts(t)).toEqual(before);
   });
 
@@ -140,7 +187,11 @@ describe("justification", () => {
 
   test("messages and updates are checked too", async () => {
     await setPolicy(t, orgPolicy("GDPR"));
-    const messages = await t.post("/add_memories", { user_id: "u", messages: [{ role: "user", content: "x" }], metadata: { importance: 100 } });
+    const messages = await t.post("/add_memories", {
+      user_id: "u",
+      messages: [{ role: "user", content: "x" }],
+      metadata: { importance: 100 },
+    });
     expect([messages.status, messages.body.field]).toEqual([400, "metadata.justification"]);
     const id = await addMemory(t, "plain");
     const up = await t.post("/update_memory", { memory_id: id, user_id: "u", metadata: { importance: 100 } });
@@ -151,7 +202,9 @@ describe("justification", () => {
   test("a space override's own policy counts as explicit; another organization's does not", async () => {
     await setPolicy(t, { ...orgPolicy("GDPR"), organizationId: "acme" });
     expect((await add({ importance: 90 })).status).toBe(200);
-    expect((await t.request("PUT", "/governance/overrides/bot", { vector: { retention: { defaultVersions: 5 } } })).status).toBe(200);
+    expect(
+      (await t.request("PUT", "/governance/overrides/bot", { vector: { retention: { defaultVersions: 5 } } })).status,
+    ).toBe(200);
     expect((await add({ importance: 90 }, { agent_id: "bot" })).status).toBe(400);
   });
 });

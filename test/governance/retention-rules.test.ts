@@ -1,19 +1,31 @@
 import { describe, expect, test } from "bun:test";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import {
-  canEraseOnUserRequest, classifyDue, complianceStatus, excessVersions, isHeldByMinimumRetention,
-  minimumRetentionMs, requiresJustification,
+  canEraseOnUserRequest,
+  classifyDue,
+  complianceStatus,
+  excessVersions,
+  isHeldByMinimumRetention,
+  minimumRetentionMs,
+  requiresJustification,
 } from "~/governance/retention-rules";
 import { NOW, ago, rulesFrom } from "./support";
 
 describe("minimum retention", () => {
-  test.each([["GDPR", 0], ["SOC2", 0], ["HIPAA", 6 * YEAR_MS], ["FINRA", 7 * YEAR_MS]])("%s holds data for %d ms", (mode, ms) => {
+  test.each([
+    ["GDPR", 0],
+    ["SOC2", 0],
+    ["HIPAA", 6 * YEAR_MS],
+    ["FINRA", 7 * YEAR_MS],
+  ])("%s holds data for %d ms", (mode, ms) => {
     expect(minimumRetentionMs(rulesFrom(mode))).toBe(ms);
   });
 
   test("only FINRA and HIPAA modes apply it, whatever dataRetentionYears says", () => {
     expect(minimumRetentionMs(rulesFrom("GDPR", ["compliance.mode", "Custom"]))).toBe(0);
-    expect(minimumRetentionMs(rulesFrom("GDPR", ["compliance.mode", "FINRA"], ["compliance.dataRetentionYears", 3]))).toBe(3 * YEAR_MS);
+    expect(
+      minimumRetentionMs(rulesFrom("GDPR", ["compliance.mode", "FINRA"], ["compliance.dataRetentionYears", 3])),
+    ).toBe(3 * YEAR_MS);
   });
 
   test("data exactly dataRetentionYears old may be deleted; one millisecond younger may not", () => {

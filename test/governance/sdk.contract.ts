@@ -35,30 +35,59 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
     const policy = async (organizationId: string, template: string, extra: Record<string, unknown> = {}) =>
       ({ organizationId, ...(await g.getTemplate(template)), ...extra }) as never;
 
-    test.each(VALIDATION_CASES)("%s throws GovernanceValidationError with its code and field", async (_label, call, code, field) => {
-      const e = await caught(call(h.client));
-      expect(e).toBeInstanceOf(GovernanceValidationError);
-      const err = e as GovernanceValidationError;
-      expect({ name: err.name, code: err.code, field: err.field }).toEqual({ name: "GovernanceValidationError", code, field } as never);
-      expect(err.message.length).toBeGreaterThan(10);
-    });
+    test.each(VALIDATION_CASES)(
+      "%s throws GovernanceValidationError with its code and field",
+      async (_label, call, code, field) => {
+        const e = await caught(call(h.client));
+        expect(e).toBeInstanceOf(GovernanceValidationError);
+        const err = e as GovernanceValidationError;
+        expect({ name: err.name, code: err.code, field: err.field }).toEqual({
+          name: "GovernanceValidationError",
+          code,
+          field,
+        } as never);
+        expect(err.message.length).toBeGreaterThan(10);
+      },
+    );
 
     test("the validation cases cover every code of SPEC §5.6 and every operation", () => {
       expect(new Set(VALIDATION_CASES.map((c) => c[2]))).toEqual(new Set(GOVERNANCE_ERROR_CODES));
       const ops = new Set(VALIDATION_CASES.map((c) => c[0].split(" ")[0]));
-      expect(ops).toEqual(new Set(["setPolicy", "setAgentOverride", "getTemplate", "enforce", "simulate", "getComplianceReport", "getEnforcementStats", "getPolicy"]));
+      expect(ops).toEqual(
+        new Set([
+          "setPolicy",
+          "setAgentOverride",
+          "getTemplate",
+          "enforce",
+          "simulate",
+          "getComplianceReport",
+          "getEnforcementStats",
+          "getPolicy",
+        ]),
+      );
     });
 
-    test.each(Object.keys(TEMPLATE_TABLE))("the %s template has the values of the SPEC table and the seed's session defaults", async (mode) => {
-      const t = await g.getTemplate(mode);
-      expect(TEMPLATE_ROWS(t)).toEqual(TEMPLATE_TABLE[mode]!);
-      expect(t.compliance.mode).toBe(mode);
-      expect(t.sessions).toEqual({ lifecycle: { idleTimeout: "30m", maxDuration: "24h", autoExtend: true }, cleanup: { autoExpireIdle: true } });
-    });
+    test.each(Object.keys(TEMPLATE_TABLE))(
+      "the %s template has the values of the SPEC table and the seed's session defaults",
+      async (mode) => {
+        const t = await g.getTemplate(mode);
+        expect(TEMPLATE_ROWS(t)).toEqual(TEMPLATE_TABLE[mode]!);
+        expect(t.compliance.mode).toBe(mode);
+        expect(t.sessions).toEqual({
+          lifecycle: { idleTimeout: "30m", maxDuration: "24h", autoExtend: true },
+          cleanup: { autoExpireIdle: true },
+        });
+      },
+    );
 
     test("a template spread into setPolicy is accepted and the result names the scope", async () => {
       const result = await g.setPolicy(await policy("acme", "SOC2"));
-      expect(result).toEqual({ success: true, policyId: expect.any(String), appliedAt: h.clock.now(), scope: { organizationId: "acme" } });
+      expect(result).toEqual({
+        success: true,
+        policyId: expect.any(String),
+        appliedAt: h.clock.now(),
+        scope: { organizationId: "acme" },
+      });
       const space = await g.setPolicy({ memorySpaceId: "bot", ...(await g.getTemplate("GDPR")) } as never);
       expect(space.scope).toEqual({ memorySpaceId: "bot" });
       expect(space.policyId).not.toBe(result.policyId);
@@ -66,7 +95,10 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
 
     test("getPolicy without a scope is the global defaults (the GDPR template)", async () => {
       expect(await g.getPolicy()).toEqual(await g.getTemplate("GDPR"));
-      expect(await g.getPolicy({ organizationId: "nobody" })).toEqual({ organizationId: "nobody", ...(await g.getTemplate("GDPR")) });
+      expect(await g.getPolicy({ organizationId: "nobody" })).toEqual({
+        organizationId: "nobody",
+        ...(await g.getTemplate("GDPR")),
+      });
     });
 
     test("getPolicy answers a copy the caller may change without changing the next answer", async () => {
@@ -76,15 +108,22 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
         first.compliance.mode = "HIPAA";
         first.conversations.retention.deleteAfter = "1d";
         const again = await g.getPolicy(scope);
-        expect([again.compliance.mode, again.conversations.retention.deleteAfter]).toEqual(["SOC2", (await g.getTemplate("SOC2")).conversations.retention.deleteAfter]);
+        expect([again.compliance.mode, again.conversations.retention.deleteAfter]).toEqual([
+          "SOC2",
+          (await g.getTemplate("SOC2")).conversations.retention.deleteAfter,
+        ]);
       }
     });
 
     test("precedence is global defaults, then the mode's template, then the org policy, then the space override", async () => {
       const gdpr = await g.getTemplate("GDPR");
       const { archiveAfter: _a, ...retention } = gdpr.conversations.retention;
-      const org = { ...gdpr, organizationId: "acme", compliance: { ...gdpr.compliance, mode: "HIPAA" },
-        conversations: { retention: { ...retention, deleteAfter: "5y" }, purging: { autoDelete: true } } };
+      const org = {
+        ...gdpr,
+        organizationId: "acme",
+        compliance: { ...gdpr.compliance, mode: "HIPAA" },
+        conversations: { retention: { ...retention, deleteAfter: "5y" }, purging: { autoDelete: true } },
+      };
       await g.setPolicy(org as never);
       const effective = await g.getPolicy({ organizationId: "acme" });
       expect(effective.organizationId).toBe("acme");
@@ -97,10 +136,22 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
       await g.setAgentOverride("bot", { organizationId: "acme", conversations: { retention: { deleteAfter: "3y" } } });
       const space = await g.getPolicy({ memorySpaceId: "bot" });
       expect(space.memorySpaceId).toBe("bot");
-      expect(space.conversations.retention).toEqual({ deleteAfter: "3y", archiveAfter: "1y", purgeOnUserRequest: true });
-      const rest = (p: object) => ({ ...p, organizationId: undefined, memorySpaceId: undefined, conversations: undefined });
+      expect(space.conversations.retention).toEqual({
+        deleteAfter: "3y",
+        archiveAfter: "1y",
+        purgeOnUserRequest: true,
+      });
+      const rest = (p: object) => ({
+        ...p,
+        organizationId: undefined,
+        memorySpaceId: undefined,
+        conversations: undefined,
+      });
       expect(rest(space)).toEqual(rest(effective));
-      expect(await g.getPolicy({ organizationId: "acme", memorySpaceId: "bot" })).toEqual({ organizationId: "acme", ...space });
+      expect(await g.getPolicy({ organizationId: "acme", memorySpaceId: "bot" })).toEqual({
+        organizationId: "acme",
+        ...space,
+      });
     });
 
     test("setPolicy replaces the scope's active policy", async () => {
@@ -111,7 +162,10 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
 
     test("setAgentOverride deep-merges successive partials and returns nothing", async () => {
       expect(await g.setAgentOverride("bot", { vector: { retention: { defaultVersions: 3 } } })).toBeUndefined();
-      await g.setAgentOverride("bot", { vector: { purging: { deleteOrphaned: true } }, conversations: { retention: { archiveAfter: null as never } } });
+      await g.setAgentOverride("bot", {
+        vector: { purging: { deleteOrphaned: true } },
+        conversations: { retention: { archiveAfter: null as never } },
+      });
       await g.setAgentOverride("bot", { vector: { retention: { bySourceType: { a2a: 2 } } } });
       const p = await g.getPolicy({ memorySpaceId: "bot" });
       const defaults = await g.getTemplate("GDPR");
@@ -157,7 +211,8 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
     });
 
     test("enforce trims versions that simulate predicted, and stats add them up", async () => {
-      const [id] = (await h.client.addMemories({ user_id: "u", memory: "v1", metadata: { importance: 10 } })).memory_ids;
+      const [id] = (await h.client.addMemories({ user_id: "u", memory: "v1", metadata: { importance: 10 } }))
+        .memory_ids;
       for (const v of ["v2", "v3", "v4"]) {
         h.clock.advance(DAY_MS);
         await h.client.updateMemory({ user_id: "u", memory_id: id!, memory: v });
@@ -167,7 +222,13 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
       expect(impact.storageFreed).toBeGreaterThan(0);
       expect(impact.costSavings).toBe(Math.round(impact.storageFreed * 0.0001 * 1e6) / 1e6);
       const result = await g.enforce({ scope: { organizationId: "default" } });
-      expect(result).toEqual({ enforcedAt: h.clock.now(), versionsDeleted: 3, recordsPurged: 0, storageFreed: impact.storageFreed, affectedLayers: ["conversations", "immutable", "mutable", "vector"] });
+      expect(result).toEqual({
+        enforcedAt: h.clock.now(),
+        versionsDeleted: 3,
+        recordsPurged: 0,
+        storageFreed: impact.storageFreed,
+        affectedLayers: ["conversations", "immutable", "mutable", "vector"],
+      });
       expect((await g.simulate({})).versionsAffected).toBe(0);
       h.clock.advance(DAY_MS);
       const stats = await g.getEnforcementStats({ period: "7d" });
@@ -178,12 +239,21 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
 
     test("FINRA minimum retention refuses a user's delete and keeps delete_all's memories", async () => {
       await g.setPolicy(await policy("default", "FINRA"));
-      const [id] = (await h.client.addMemories({ user_id: "u", memory: "trade 1", metadata: { justification: "trade record" } })).memory_ids;
+      const [id] = (
+        await h.client.addMemories({ user_id: "u", memory: "trade 1", metadata: { justification: "trade record" } })
+      ).memory_ids;
       const e = (await caught(h.client.deleteMemory({ user_id: "u", memory_id: id! }))) as AppError;
       expect([e.constructor, e.code]).toEqual([AppError, "CONFLICT"]);
-      expect(await h.client.deleteAllMemories({ user_id: "u" })).toEqual({ success: true, deleted_count: 0, retained: { vector: 1 } });
+      expect(await h.client.deleteAllMemories({ user_id: "u" })).toEqual({
+        success: true,
+        deleted_count: 0,
+        retained: { vector: 1 },
+      });
       h.clock.advance(7 * YEAR_MS);
-      expect(await h.client.deleteMemory({ user_id: "u", memory_id: id! })).toEqual({ success: true, deleted_count: 1 });
+      expect(await h.client.deleteMemory({ user_id: "u", memory_id: id! })).toEqual({
+        success: true,
+        deleted_count: 1,
+      });
     });
   });
 }

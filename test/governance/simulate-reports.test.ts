@@ -3,7 +3,16 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, HOUR_MS, YEAR_MS } from "~/governance/durations";
-import { addMemory, conversation, counts, enforce, orgPolicy, putImmutable, setPolicy, updateTimes } from "./app-support";
+import {
+  addMemory,
+  conversation,
+  counts,
+  enforce,
+  orgPolicy,
+  putImmutable,
+  setPolicy,
+  updateTimes,
+} from "./app-support";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -29,12 +38,20 @@ async function seed() {
   return { a, b };
 }
 
-const report = async (period: { start: number | string; end: number | string } = { start: T0, end: t.clock.now() + 1 }, scope: Record<string, string> = { organizationId: "default" }) => {
+const report = async (
+  period: { start: number | string; end: number | string } = { start: T0, end: t.clock.now() + 1 },
+  scope: Record<string, string> = { organizationId: "default" },
+) => {
   const r = await t.post("/governance/compliance-report", { ...scope, period });
   expect(r.status).toBe(200);
   return r.body;
 };
-const statuses = (r: any) => [r.conversations.complianceStatus, r.immutable.complianceStatus, r.vector.complianceStatus, r.mutable.complianceStatus];
+const statuses = (r: any) => [
+  r.conversations.complianceStatus,
+  r.immutable.complianceStatus,
+  r.vector.complianceStatus,
+  r.mutable.complianceStatus,
+];
 
 describe("simulate", () => {
   test("changes nothing and predicts exactly what enforce then does, layer by layer", async () => {
@@ -44,21 +61,48 @@ describe("simulate", () => {
     expect(counts(t)).toEqual(before);
     expect(impact).toMatchObject({ versionsAffected: 8, recordsAffected: 3 });
     expect(impact.breakdown).toMatchObject({
-      conversations: { affected: 1 }, immutable: { affected: 5 }, mutable: { affected: 1 }, vector: { affected: 4 },
+      conversations: { affected: 1 },
+      immutable: { affected: 5 },
+      mutable: { affected: 1 },
+      vector: { affected: 4 },
     });
     const result = await enforce(t);
-    expect(result).toEqual({ enforcedAt: t.clock.now(), versionsDeleted: 8, recordsPurged: 3, storageFreed: impact.storageFreed, affectedLayers: ["conversations", "immutable", "mutable", "vector"] });
-    expect(counts(t)).toEqual({ ...before, memories: 1, memoryVersions: 0, conversations: 1, archived: 1, immutableVersions: 20, mutable: 0 });
+    expect(result).toEqual({
+      enforcedAt: t.clock.now(),
+      versionsDeleted: 8,
+      recordsPurged: 3,
+      storageFreed: impact.storageFreed,
+      affectedLayers: ["conversations", "immutable", "mutable", "vector"],
+    });
+    expect(counts(t)).toEqual({
+      ...before,
+      memories: 1,
+      memoryVersions: 0,
+      conversations: 1,
+      archived: 1,
+      immutableVersions: 20,
+      mutable: 0,
+    });
     t.clock.advance(6 * DAY_MS);
     const stats = (await t.get("/governance/stats?period=7d")).body;
     expect([stats.conversations, stats.immutable, stats.vector, stats.mutable]).toEqual([
-      { purged: 1, archived: 1 }, { versionsDeleted: 5, entitiesPurged: 0 }, { versionsDeleted: 3, memoriesPurged: 1 }, { keysDeleted: 1 },
+      { purged: 1, archived: 1 },
+      { versionsDeleted: 5, entitiesPurged: 0 },
+      { versionsDeleted: 3, memoriesPurged: 1 },
+      { keysDeleted: 1 },
     ]);
     const mb = (layer: string) => impact.breakdown[layer].storageMB;
     expect(stats.storageFreed).toBe(impact.storageFreed);
     expect(stats.costSavings).toBe(impact.costSavings);
-    expect(Math.abs(mb("conversations") + mb("immutable") + mb("mutable") + mb("vector") - impact.storageFreed)).toBeLessThan(1e-5);
-    expect((await t.post("/governance/simulate", {})).body).toMatchObject({ versionsAffected: 0, recordsAffected: 0, storageFreed: 0, costSavings: 0 });
+    expect(
+      Math.abs(mb("conversations") + mb("immutable") + mb("mutable") + mb("vector") - impact.storageFreed),
+    ).toBeLessThan(1e-5);
+    expect((await t.post("/governance/simulate", {})).body).toMatchObject({
+      versionsAffected: 0,
+      recordsAffected: 0,
+      storageFreed: 0,
+      costSavings: 0,
+    });
   });
 
   test("a partial policy is merged over the effective one and applies nothing", async () => {
@@ -85,7 +129,9 @@ describe("compliance report", () => {
   test("an empty store is COMPLIANT with no oldest record", async () => {
     const r = await report({ start: "2026-01-01T00:00:00Z", end: "2026-07-01" });
     expect(r).toEqual({
-      organizationId: "default", period: { start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 6, 1) }, generatedAt: T0,
+      organizationId: "default",
+      period: { start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 6, 1) },
+      generatedAt: T0,
       conversations: { total: 0, deleted: 0, archived: 0, complianceStatus: "COMPLIANT" },
       immutable: { entities: 0, totalVersions: 0, versionsDeleted: 0, complianceStatus: "COMPLIANT" },
       vector: { memories: 0, versionsDeleted: 0, orphanedCleaned: 0, complianceStatus: "COMPLIANT" },
@@ -126,12 +172,18 @@ describe("compliance report", () => {
   });
 
   test("a deletion request unfulfilled for over 30 days makes every layer NON_COMPLIANT", async () => {
-    t.services.db.query("INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at) VALUES ('r1', 'u', ?, NULL)").run(T0);
+    t.services.db
+      .query("INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at) VALUES ('r1', 'u', ?, NULL)")
+      .run(T0);
     t.clock.advance(30 * DAY_MS);
     expect(statuses(await report())).toEqual(["COMPLIANT", "COMPLIANT", "COMPLIANT", "COMPLIANT"]);
     t.clock.advance(1);
     expect(statuses(await report())).toEqual(["NON_COMPLIANT", "NON_COMPLIANT", "NON_COMPLIANT", "NON_COMPLIANT"]);
-    expect((await report()).userRequests).toEqual({ deletionRequests: 1, fulfilled: 0, avgFulfillmentTime: "0 seconds" });
+    expect((await report()).userRequests).toEqual({
+      deletionRequests: 1,
+      fulfilled: 0,
+      avgFulfillmentTime: "0 seconds",
+    });
   });
 
   test("a memory-space report counts that space and its own runs only", async () => {
@@ -142,7 +194,12 @@ describe("compliance report", () => {
     await enforce(t, { scope: { memorySpaceId: "bot" } });
     await enforce(t, { scope: { memorySpaceId: "cursor" } });
     const r = await report(undefined, { memorySpaceId: "bot" });
-    expect([r.memorySpaceId, r.vector.memories, r.vector.versionsDeleted, r.immutable.entities]).toEqual(["bot", 1, 2, 0]);
+    expect([r.memorySpaceId, r.vector.memories, r.vector.versionsDeleted, r.immutable.entities]).toEqual([
+      "bot",
+      1,
+      2,
+      0,
+    ]);
   });
 
   test("an organization report counts its spaces' runs even after a space's data is all gone", async () => {
@@ -164,12 +221,19 @@ describe("enforcement stats", () => {
     t.clock.advance(8 * DAY_MS);
     await enforce(t);
     const week = (await t.get("/governance/stats?period=7d")).body;
-    expect(week).toMatchObject({ period: { start: t.clock.now() - 7 * DAY_MS, end: t.clock.now() }, vector: { versionsDeleted: 1, memoriesPurged: 0 } });
+    expect(week).toMatchObject({
+      period: { start: t.clock.now() - 7 * DAY_MS, end: t.clock.now() },
+      vector: { versionsDeleted: 1, memoriesPurged: 0 },
+    });
     const month = (await t.get("/governance/stats?period=30d")).body;
     expect(month.vector).toEqual({ versionsDeleted: 3, memoriesPurged: 0 });
     expect(month.storageFreed).toBeGreaterThan(first.storageFreed);
     t.clock.advance(100 * DAY_MS);
     expect((await t.get("/governance/stats?period=90d")).body.vector.versionsDeleted).toBe(0);
-    expect((await t.get("/governance/stats?period=1y")).body).toMatchObject({ vector: { versionsDeleted: 3 }, conversations: { purged: 0, archived: 0 }, mutable: { keysDeleted: 0 } });
+    expect((await t.get("/governance/stats?period=1y")).body).toMatchObject({
+      vector: { versionsDeleted: 3 },
+      conversations: { purged: 0, archived: 0 },
+      mutable: { keysDeleted: 0 },
+    });
   });
 });

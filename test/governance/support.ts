@@ -29,7 +29,11 @@ export function expectGovernanceError(run: () => unknown, code: string, field?: 
   }
   expect(caught).toBeInstanceOf(GovernanceValidationError);
   const err = caught as GovernanceValidationError;
-  expect({ name: err.name, code: err.code, field: err.field }).toEqual({ name: "GovernanceValidationError", code, field } as never);
+  expect({ name: err.name, code: err.code, field: err.field }).toEqual({
+    name: "GovernanceValidationError",
+    code,
+    field,
+  } as never);
   expect(err.message.length).toBeGreaterThan(10);
   return err;
 }

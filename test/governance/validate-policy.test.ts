@@ -4,7 +4,8 @@ import { getTemplate } from "~/governance/templates";
 import { expectGovernanceError, validPolicy, withValue } from "./support";
 
 const bad = (path: string, value: unknown) => withValue(validPolicy(), path, value);
-const chain = (...changes: [string, unknown][]) => changes.reduce((p, [path, v]) => withValue(p, path, v), validPolicy());
+const chain = (...changes: [string, unknown][]) =>
+  changes.reduce((p, [path, v]) => withValue(p, path, v), validPolicy());
 
 describe("validatePolicy accepts", () => {
   test.each(["GDPR", "HIPAA", "SOC2", "FINRA"])("every template with an organizationId (%s)", (name) => {
@@ -18,25 +19,39 @@ describe("validatePolicy accepts", () => {
   });
 
   test("Custom mode, null defaultTTL and null optional durations", () => {
-    const p = chain(["compliance.mode", "Custom"], ["mutable.retention.defaultTTL", null], ["conversations.retention.archiveAfter", null]);
+    const p = chain(
+      ["compliance.mode", "Custom"],
+      ["mutable.retention.defaultTTL", null],
+      ["conversations.retention.archiveAfter", null],
+    );
     expect(() => validatePolicy(p)).not.toThrow();
   });
 
   test("version counts of -1 and 0 and an empty byImportance list", () => {
-    const p = chain(["immutable.retention.defaultVersions", -1], ["vector.retention.defaultVersions", 0], ["vector.retention.byImportance", []]);
+    const p = chain(
+      ["immutable.retention.defaultVersions", -1],
+      ["vector.retention.defaultVersions", 0],
+      ["vector.retention.byImportance", []],
+    );
     expect(() => validatePolicy(p)).not.toThrow();
   });
 
   test("touching importance ranges that do not overlap ([0,50] and [51,100])", () => {
-    const p = bad("vector.retention.byImportance", [{ range: [0, 50], versions: 1 }, { range: [51, 100], versions: 2 }]);
+    const p = bad("vector.retention.byImportance", [
+      { range: [0, 50], versions: 1 },
+      { range: [51, 100], versions: 2 },
+    ]);
     expect(() => validatePolicy(p)).not.toThrow();
   });
 });
 
 describe("validatePolicy: MISSING_POLICY and MISSING_REQUIRED_FIELD", () => {
-  test.each([[undefined], [null], ["policy"], [[]], [42]])("a missing or non-object policy (%p) is MISSING_POLICY", (p) => {
-    expectGovernanceError(() => validatePolicy(p), "MISSING_POLICY", undefined);
-  });
+  test.each([[undefined], [null], ["policy"], [[]], [42]])(
+    "a missing or non-object policy (%p) is MISSING_POLICY",
+    (p) => {
+      expectGovernanceError(() => validatePolicy(p), "MISSING_POLICY", undefined);
+    },
+  );
 
   test.each(["conversations", "immutable", "mutable", "vector", "compliance"])("a missing %s section names it", (s) => {
     expectGovernanceError(() => validatePolicy(bad(s, undefined)), "MISSING_REQUIRED_FIELD", s);
@@ -47,12 +62,22 @@ describe("validatePolicy: MISSING_POLICY and MISSING_REQUIRED_FIELD", () => {
   });
 
   test("a policy missing both conversations and compliance reports conversations first", () => {
-    expectGovernanceError(() => validatePolicy(chain(["conversations", undefined], ["compliance", undefined])), "MISSING_REQUIRED_FIELD", "conversations");
+    expectGovernanceError(
+      () => validatePolicy(chain(["conversations", undefined], ["compliance", undefined])),
+      "MISSING_REQUIRED_FIELD",
+      "conversations",
+    );
   });
 
   test.each([
-    "conversations.retention", "conversations.purging", "immutable.retention", "immutable.purging",
-    "mutable.retention", "mutable.purging", "vector.retention", "vector.purging",
+    "conversations.retention",
+    "conversations.purging",
+    "immutable.retention",
+    "immutable.purging",
+    "mutable.retention",
+    "mutable.purging",
+    "vector.retention",
+    "vector.purging",
   ])("a missing %s is reported with its dotted path", (path) => {
     expectGovernanceError(() => validatePolicy(bad(path, undefined)), "MISSING_REQUIRED_FIELD", path);
   });
@@ -76,7 +101,9 @@ describe("validatePolicy: scope", () => {
   });
 
   test.each([
-    ["organizationId", ""], ["organizationId", "   "], ["organizationId", 42],
+    ["organizationId", ""],
+    ["organizationId", "   "],
+    ["organizationId", 42],
   ])("%s = %p is INVALID_SCOPE naming that id", (id, value) => {
     expectGovernanceError(() => validatePolicy(bad(id, value)), "INVALID_SCOPE", id);
   });
@@ -126,19 +153,33 @@ describe("validatePolicy: INVALID_PERIOD_FORMAT", () => {
   });
 
   test("durations are checked before version counts", () => {
-    const p = chain(["immutable.retention.defaultVersions", -2], ["conversations.purging.deleteInactiveAfter", "2 years"]);
-    expectGovernanceError(() => validatePolicy(p), "INVALID_PERIOD_FORMAT", "conversations.purging.deleteInactiveAfter");
+    const p = chain(
+      ["immutable.retention.defaultVersions", -2],
+      ["conversations.purging.deleteInactiveAfter", "2 years"],
+    );
+    expectGovernanceError(
+      () => validatePolicy(p),
+      "INVALID_PERIOD_FORMAT",
+      "conversations.purging.deleteInactiveAfter",
+    );
   });
 });
 
 describe("validatePolicy: INVALID_VERSIONS", () => {
-  test.each([[-2], [1.5], ["10"], [undefined], [null], [Number.NaN]])("immutable defaultVersions %p is rejected", (value) => {
-    const field = "immutable.retention.defaultVersions";
-    expectGovernanceError(() => validatePolicy(bad(field, value)), "INVALID_VERSIONS", field);
-  });
+  test.each([[-2], [1.5], ["10"], [undefined], [null], [Number.NaN]])(
+    "immutable defaultVersions %p is rejected",
+    (value) => {
+      const field = "immutable.retention.defaultVersions";
+      expectGovernanceError(() => validatePolicy(bad(field, value)), "INVALID_VERSIONS", field);
+    },
+  );
 
   test("vector defaultVersions is checked after immutable's", () => {
-    expectGovernanceError(() => validatePolicy(bad("vector.retention.defaultVersions", -5)), "INVALID_VERSIONS", "vector.retention.defaultVersions");
+    expectGovernanceError(
+      () => validatePolicy(bad("vector.retention.defaultVersions", -5)),
+      "INVALID_VERSIONS",
+      "vector.retention.defaultVersions",
+    );
     const both = chain(["vector.retention.defaultVersions", -5], ["immutable.retention.defaultVersions", -5]);
     expectGovernanceError(() => validatePolicy(both), "INVALID_VERSIONS", "immutable.retention.defaultVersions");
   });
@@ -150,8 +191,16 @@ describe("validatePolicy: INVALID_VERSIONS", () => {
   });
 
   test("a byType that is not a map, or an entry that is not an object, is INVALID_VERSIONS", () => {
-    expectGovernanceError(() => validatePolicy(bad("immutable.retention.byType", [1])), "INVALID_VERSIONS", "immutable.retention.byType");
-    expectGovernanceError(() => validatePolicy(bad("immutable.retention.byType.policy", 5)), "INVALID_VERSIONS", "immutable.retention.byType.policy");
+    expectGovernanceError(
+      () => validatePolicy(bad("immutable.retention.byType", [1])),
+      "INVALID_VERSIONS",
+      "immutable.retention.byType",
+    );
+    expectGovernanceError(
+      () => validatePolicy(bad("immutable.retention.byType.policy", 5)),
+      "INVALID_VERSIONS",
+      "immutable.retention.byType.policy",
+    );
   });
 
   test("bySourceType values must be integers >= -1", () => {
@@ -199,7 +248,11 @@ describe("validatePolicy: importance ranges", () => {
   });
 
   test("bad versions in an entry is INVALID_VERSIONS", () => {
-    expectGovernanceError(() => validatePolicy(ranges({ range: [0, 10], versions: -2 })), "INVALID_VERSIONS", at(0, "versions"));
+    expectGovernanceError(
+      () => validatePolicy(ranges({ range: [0, 10], versions: -2 })),
+      "INVALID_VERSIONS",
+      at(0, "versions"),
+    );
   });
 
   test("inclusive ends make [0,50] and [50,100] overlap", () => {
@@ -215,19 +268,31 @@ describe("validatePolicy: importance ranges", () => {
   test("each entry is fully checked (range, versions, overlap) before the next", () => {
     const versionsFirst = ranges({ range: [0, 50], versions: 1 }, { range: [40, 60], versions: -7 });
     expectGovernanceError(() => validatePolicy(versionsFirst), "INVALID_VERSIONS", at(1, "versions"));
-    const overlapFirst = ranges({ range: [0, 50], versions: 1 }, { range: [50, 60], versions: 1 }, { range: [120, 130], versions: 1 });
+    const overlapFirst = ranges(
+      { range: [0, 50], versions: 1 },
+      { range: [50, 60], versions: 1 },
+      { range: [120, 130], versions: 1 },
+    );
     expectGovernanceError(() => validatePolicy(overlapFirst), "OVERLAPPING_IMPORTANCE_RANGES", at(1, "range"));
   });
 
   test("importance ranges are checked before the compliance mode", () => {
-    const p = withValue(ranges({ range: [0, 50], versions: 1 }, { range: [10, 20], versions: 1 }), "compliance.mode", "Nope");
+    const p = withValue(
+      ranges({ range: [0, 50], versions: 1 }, { range: [10, 20], versions: 1 }),
+      "compliance.mode",
+      "Nope",
+    );
     expectGovernanceError(() => validatePolicy(p), "OVERLAPPING_IMPORTANCE_RANGES", at(1, "range"));
   });
 });
 
 describe("validatePolicy: compliance mode and remaining required fields", () => {
   test.each([["gdpr"], ["Foo"], [""], [undefined], [7]])("mode %p is INVALID_COMPLIANCE_MODE", (mode) => {
-    expectGovernanceError(() => validatePolicy(bad("compliance.mode", mode)), "INVALID_COMPLIANCE_MODE", "compliance.mode");
+    expectGovernanceError(
+      () => validatePolicy(bad("compliance.mode", mode)),
+      "INVALID_COMPLIANCE_MODE",
+      "compliance.mode",
+    );
   });
 
   test.each([

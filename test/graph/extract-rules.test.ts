@@ -5,12 +5,24 @@ import { extractWithRules, RuleExtractor, sentences } from "~/graph/extract-rule
 import { relationshipName, slug } from "~/graph/extract";
 
 const CASES: [string, string[], string[]][] = [
-  ["Alice works at Google in London.", ["organization:google", "person:alice", "place:london"], ["alice-WORKS_AT->google"]],
-  ["I work at Acme Corp and I live in Berlin.", ["organization:acme-corp", "person:user", "place:berlin"], ["user-WORKS_AT->acme-corp", "user-LIVES_IN->berlin"]],
+  [
+    "Alice works at Google in London.",
+    ["organization:google", "person:alice", "place:london"],
+    ["alice-WORKS_AT->google"],
+  ],
+  [
+    "I work at Acme Corp and I live in Berlin.",
+    ["organization:acme-corp", "person:user", "place:berlin"],
+    ["user-WORKS_AT->acme-corp", "user-LIVES_IN->berlin"],
+  ],
   ["I'm a software engineer at Stripe.", ["organization:stripe", "person:user"], ["user-WORKS_AT->stripe"]],
   ["On Monday I joined Microsoft.", ["organization:microsoft", "person:user"], ["user-WORKS_AT->microsoft"]],
   ["She joined the University of Oslo last year.", ["organization:university-of-oslo"], []],
-  ["Carlos works for Banco de España.", ["organization:banco-de-espana", "person:carlos"], ["carlos-WORKS_AT->banco-de-espana"]],
+  [
+    "Carlos works for Banco de España.",
+    ["organization:banco-de-espana", "person:carlos"],
+    ["carlos-WORKS_AT->banco-de-espana"],
+  ],
   ["Yesterday I moved to New York.", ["place:new-york", "person:user"], ["user-LIVES_IN->new-york"]],
   ["Bob lives in San Francisco.", ["place:san-francisco", "person:bob"], ["bob-LIVES_IN->san-francisco"]],
   ["I'm from Spain originally.", ["place:spain", "person:user"], ["user-COMES_FROM->spain"]],
@@ -18,11 +30,27 @@ const CASES: [string, string[], string[]][] = [
   ["My dog's name is Biscuit", ["pet:biscuit", "person:user"], ["user-HAS_PET->biscuit"]],
   ["I have a cat named Tom.", ["pet:tom", "person:user"], ["user-HAS_PET->tom"]],
   ["Sarah's cat Milo is cute.", ["pet:milo", "person:sarah"], ["sarah-HAS_PET->milo"]],
-  ["My sister Anna lives in Paris.", ["place:paris", "person:anna", "person:user"], ["anna-LIVES_IN->paris", "user-KNOWS->anna"]],
+  [
+    "My sister Anna lives in Paris.",
+    ["place:paris", "person:anna", "person:user"],
+    ["anna-LIVES_IN->paris", "user-KNOWS->anna"],
+  ],
   ["Bob is my brother.", ["person:bob", "person:user"], ["user-KNOWS->bob"]],
-  ["We use TypeScript, Postgres and Docker at work.", ["technology:typescript", "technology:postgresql", "technology:docker", "person:user"], ["user-USES->typescript", "user-USES->postgresql", "user-USES->docker"]],
-  ["I mostly code in Python and Go.", ["technology:python", "technology:go", "person:user"], ["user-USES->python", "user-USES->go"]],
-  ["I switched to Bun from Node last year.", ["technology:nodejs", "technology:bun", "person:user"], ["user-USES->nodejs", "user-USES->bun"]],
+  [
+    "We use TypeScript, Postgres and Docker at work.",
+    ["technology:typescript", "technology:postgresql", "technology:docker", "person:user"],
+    ["user-USES->typescript", "user-USES->postgresql", "user-USES->docker"],
+  ],
+  [
+    "I mostly code in Python and Go.",
+    ["technology:python", "technology:go", "person:user"],
+    ["user-USES->python", "user-USES->go"],
+  ],
+  [
+    "I switched to Bun from Node last year.",
+    ["technology:nodejs", "technology:bun", "person:user"],
+    ["user-USES->nodejs", "user-USES->bun"],
+  ],
   ["I met Dr. Smith on May 7, 2023.", ["date:2023-05-07", "person:smith"], []],
   ["Deadline: 7th of March 2024, then 2024-04-01.", ["date:2024-03-07", "date:2024-04-01"], []],
   ["We visited Kyoto in March 2023.", ["date:2023-03", "place:kyoto"], []],
@@ -46,11 +74,23 @@ describe("rule-based extraction", () => {
   }
 
   test("entities keep their display name and pets their species, relations their detail", async () => {
-    const r = await new RuleExtractor().extract("My friend Jean-Luc works at Café Müller. My puppy is called Ziggy. I'm a data scientist at Acme Labs.");
+    const r = await new RuleExtractor().extract(
+      "My friend Jean-Luc works at Café Müller. My puppy is called Ziggy. I'm a data scientist at Acme Labs.",
+    );
     expect(r.entities).toContainEqual({ type: "organization", id: "cafe-muller", name: "Café Müller" });
     expect(r.entities).toContainEqual({ type: "pet", id: "ziggy", name: "Ziggy", properties: { species: "puppy" } });
-    expect(r.relationships).toContainEqual({ from: { type: "person", id: "user" }, type: "KNOWS", to: { type: "person", id: "jean-luc" }, properties: { relation: "friend" } });
-    expect(r.relationships).toContainEqual({ from: { type: "person", id: "user" }, type: "WORKS_AT", to: { type: "organization", id: "acme-labs" }, properties: { role: "data scientist" } });
+    expect(r.relationships).toContainEqual({
+      from: { type: "person", id: "user" },
+      type: "KNOWS",
+      to: { type: "person", id: "jean-luc" },
+      properties: { relation: "friend" },
+    });
+    expect(r.relationships).toContainEqual({
+      from: { type: "person", id: "user" },
+      type: "WORKS_AT",
+      to: { type: "organization", id: "acme-labs" },
+      properties: { role: "data scientist" },
+    });
   });
 
   test("the same entity found twice in a text is listed once", () => {
@@ -73,6 +113,10 @@ describe("helpers", () => {
   });
 
   test("sentences split at ends but not after titles or abbreviations", () => {
-    expect(sentences("I met Dr. Smith. He works at Acme Inc. in Oslo!\nNew line")).toEqual(["I met Dr. Smith.", "He works at Acme Inc. in Oslo!", "New line"]);
+    expect(sentences("I met Dr. Smith. He works at Acme Inc. in Oslo!\nNew line")).toEqual([
+      "I met Dr. Smith.",
+      "He works at Acme Inc. in Oslo!",
+      "New line",
+    ]);
   });
 });

@@ -16,16 +16,23 @@ beforeAll(() => {
     async fetch(req) {
       if (new URL(req.url).pathname !== "/v1/chat/completions") return new Response("no", { status: 404 });
       requests.push({ auth: req.headers.get("authorization"), body: await req.json() });
-      return Response.json({ choices: [{ message: { role: "assistant", content: reply.content } }] }, { status: reply.status });
+      return Response.json(
+        { choices: [{ message: { role: "assistant", content: reply.content } }] },
+        { status: reply.status },
+      );
     },
   });
 });
 afterAll(() => server.stop(true));
 
-const llm = () => new LlmExtractor({ baseUrl: `http://127.0.0.1:${server.port}/v1/`, apiKey: "sk-test", model: "tiny" });
+const llm = () =>
+  new LlmExtractor({ baseUrl: `http://127.0.0.1:${server.port}/v1/`, apiKey: "sk-test", model: "tiny" });
 
 async function expectUnavailable(p: Promise<unknown>): Promise<void> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe("UNAVAILABLE");
 }
@@ -37,7 +44,11 @@ describe("LLM extractor", () => {
     await llm().extract("Alice works at Google.");
     expect(requests).toHaveLength(1);
     expect(requests[0]!.auth).toBe("Bearer sk-test");
-    expect(requests[0]!.body).toMatchObject({ model: "tiny", temperature: 0, response_format: { type: "json_object" } });
+    expect(requests[0]!.body).toMatchObject({
+      model: "tiny",
+      temperature: 0,
+      response_format: { type: "json_object" },
+    });
     expect(requests[0]!.body.messages[1]).toEqual({ role: "user", content: "Alice works at Google." });
   });
 
@@ -94,7 +105,9 @@ describe("LLM extractor", () => {
     const closed = Bun.serve({ port: 0, fetch: () => new Response() });
     const port = closed.port;
     closed.stop(true);
-    await expectUnavailable(new LlmExtractor({ baseUrl: `http://127.0.0.1:${port}`, model: "m", timeoutMs: 2000 }).extract("x"));
+    await expectUnavailable(
+      new LlmExtractor({ baseUrl: `http://127.0.0.1:${port}`, model: "m", timeoutMs: 2000 }).extract("x"),
+    );
   });
 
   test("the fallback extractor uses the rules when the LLM fails and reports why", async () => {
@@ -103,7 +116,9 @@ describe("LLM extractor", () => {
     const extractor = new FallbackExtractor(llm(), new RuleExtractor(), (e) => errors.push(e));
     expect(extractor.name).toBe("llm:tiny|rules");
     const r = await extractor.extract("Alice works at Google.");
-    expect(r.relationships).toEqual([{ from: { type: "person", id: "alice" }, type: "WORKS_AT", to: { type: "organization", id: "google" } }]);
+    expect(r.relationships).toEqual([
+      { from: { type: "person", id: "alice" }, type: "WORKS_AT", to: { type: "organization", id: "google" } },
+    ]);
     expect((errors[0] as AppError).code).toBe("UNAVAILABLE");
   });
 });

@@ -8,7 +8,10 @@ const llm = Bun.serve({
   hostname: "127.0.0.1",
   fetch: () => {
     if (broken) return new Response("overloaded", { status: 503 });
-    const reply = { entities: [{ type: "organization", name: "Initech" }], relationships: [{ from: "@user", type: "WORKS_AT", to: "Initech" }] };
+    const reply = {
+      entities: [{ type: "organization", name: "Initech" }],
+      relationships: [{ from: "@user", type: "WORKS_AT", to: "Initech" }],
+    };
     return Response.json({ choices: [{ message: { content: JSON.stringify(reply) } }] });
   },
 });

@@ -12,14 +12,21 @@ async function fresh(): Promise<SqliteGraph> {
   return new SqliteGraph(db);
 }
 
-graphStoreContract("sqlite mirrored to a sqlite replica", async () => ({ store: new MirroredGraph(await fresh(), await fresh()) }));
+graphStoreContract("sqlite mirrored to a sqlite replica", async () => ({
+  store: new MirroredGraph(await fresh(), await fresh()),
+}));
 
 test("writes through the mirror leave the replica an exact copy of the source", async () => {
   const [primary, replica] = [await fresh(), await fresh()];
   const graph = new MirroredGraph(primary, replica);
-  await graph.upsertEntities("u1", [{ type: "person", id: "a", properties: { k: { x: 1 } } }, { type: "person", id: "b" }]);
+  await graph.upsertEntities("u1", [
+    { type: "person", id: "a", properties: { k: { x: 1 } } },
+    { type: "person", id: "b" },
+  ]);
   await graph.upsertEntities("u1", [{ type: "person", id: "a", properties: { k: { x: null, y: 2 } } }]);
-  await graph.upsertRelationships("u1", [{ from: { type: "person", id: "a" }, type: "KNOWS", to: { type: "person", id: "b" }, properties: { w: 1 } }]);
+  await graph.upsertRelationships("u1", [
+    { from: { type: "person", id: "a" }, type: "KNOWS", to: { type: "person", id: "b" }, properties: { w: 1 } },
+  ]);
   await graph.linkMentions("u1", "m1", [{ type: "person", id: "a" }]);
   expect(await replica.exportUser("u1")).toEqual(await primary.exportUser("u1"));
   await graph.deleteUser("u1");
@@ -28,8 +35,13 @@ test("writes through the mirror leave the replica an exact copy of the source", 
 
 test("a rebuild replaces the replica's content with the source's", async () => {
   const [source, replica] = [await fresh(), await fresh()];
-  await source.upsertEntities("u1", [{ type: "person", id: "a", name: "A" }, { type: "place", id: "oslo" }]);
-  await source.upsertRelationships("u1", [{ from: { type: "person", id: "a" }, type: "LIVES_IN", to: { type: "place", id: "oslo" } }]);
+  await source.upsertEntities("u1", [
+    { type: "person", id: "a", name: "A" },
+    { type: "place", id: "oslo" },
+  ]);
+  await source.upsertRelationships("u1", [
+    { from: { type: "person", id: "a" }, type: "LIVES_IN", to: { type: "place", id: "oslo" } },
+  ]);
   await source.linkMentions("u1", "m1", [{ type: "place", id: "oslo" }]);
   await source.upsertEntities("u2", [{ type: "person", id: "z" }]);
   await replica.upsertEntities("stale", [{ type: "person", id: "gone" }]);

@@ -11,7 +11,12 @@ import { graphStoreContract } from "./graph-store.contract";
 
 const live = process.env.NEO4J_URI;
 const connect = () =>
-  new Neo4jGraph({ uri: live!, user: process.env.NEO4J_USER ?? "neo4j", password: process.env.NEO4J_PASSWORD ?? "", database: process.env.NEO4J_DATABASE });
+  new Neo4jGraph({
+    uri: live!,
+    user: process.env.NEO4J_USER ?? "neo4j",
+    password: process.env.NEO4J_PASSWORD ?? "",
+    database: process.env.NEO4J_DATABASE,
+  });
 
 describe.skipIf(!live)("neo4j (skipped: set NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD to a live Neo4j)", () => {
   graphStoreContract("neo4j", async () => ({ store: connect() }));
@@ -32,14 +37,23 @@ function closedPort(): number {
 
 describe("neo4j when the server is down", () => {
   test("graph calls throw UNAVAILABLE within a few seconds", async () => {
-    const graph = new Neo4jGraph({ uri: `bolt://127.0.0.1:${closedPort()}`, user: "neo4j", password: "x", connectionTimeoutMs: 1000, retryTimeMs: 200 });
+    const graph = new Neo4jGraph({
+      uri: `bolt://127.0.0.1:${closedPort()}`,
+      user: "neo4j",
+      password: "x",
+      connectionTimeoutMs: 1000,
+      retryTimeMs: 200,
+    });
     const started = Date.now();
     for (const call of [
       () => graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 2, direction: "both" }),
       () => graph.upsertEntities("u1", [{ type: "person", id: "a" }]),
       () => graph.findEntities("u1", { limit: 10 }),
     ]) {
-      const err = await call().then(() => null, (e: unknown) => e);
+      const err = await call().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe("UNAVAILABLE");
     }
@@ -49,7 +63,9 @@ describe("neo4j when the server is down", () => {
 
   test("a bad max_depth is rejected before any query is sent", async () => {
     const graph = new Neo4jGraph({ uri: `bolt://127.0.0.1:${closedPort()}`, user: "neo4j", password: "x" });
-    const err = await graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 0, direction: "out" }).catch((e: unknown) => e);
+    const err = await graph
+      .traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 0, direction: "out" })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "VALIDATION_ERROR", field: "max_depth" });
     await graph.close();
   });

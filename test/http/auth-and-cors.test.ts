@@ -17,7 +17,11 @@ describe("bearer auth", () => {
     expect((await t.get("/v1/health")).status).toBe(200);
     const denied = await t.get("/metrics");
     expect(denied.status).toBe(401);
-    expect(denied.body).toEqual({ success: false, error: "missing or invalid API key; send Authorization: Bearer <key>", code: "UNAUTHORIZED" });
+    expect(denied.body).toEqual({
+      success: false,
+      error: "missing or invalid API key; send Authorization: Bearer <key>",
+      code: "UNAUTHORIZED",
+    });
     expect(denied.headers.get("www-authenticate")).toBe("Bearer");
     expect((await t.get("/list_memories?user_id=u", { authorization: "Bearer wrong" })).status).toBe(401);
     expect((await t.get("/list_memories?user_id=u", { authorization: "k1" })).status).toBe(401);
@@ -42,13 +46,24 @@ describe("CORS", () => {
   });
 
   test("allows origins matching a wildcard-port pattern and nothing else", async () => {
-    t = await buildTestApp({ options: { cors: { enabled: true, origins: ["http://localhost:*", "https://app.example.com"] } } });
+    t = await buildTestApp({
+      options: { cors: { enabled: true, origins: ["http://localhost:*", "https://app.example.com"] } },
+    });
     const ok = await t.get("/health", { origin: "http://localhost:5173" });
     expect(ok.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
-    expect((await t.get("/health", { origin: "https://app.example.com" })).headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    expect((await t.get("/health", { origin: "http://evil.com" })).headers.get("access-control-allow-origin")).toBeNull();
-    expect((await t.get("/health", { origin: "http://localhost.evil.com:80" })).headers.get("access-control-allow-origin")).toBeNull();
-    const pre = await t.request("OPTIONS", "/add_memories", undefined, { origin: "http://localhost:3001", "access-control-request-method": "POST" });
+    expect(
+      (await t.get("/health", { origin: "https://app.example.com" })).headers.get("access-control-allow-origin"),
+    ).toBe("https://app.example.com");
+    expect(
+      (await t.get("/health", { origin: "http://evil.com" })).headers.get("access-control-allow-origin"),
+    ).toBeNull();
+    expect(
+      (await t.get("/health", { origin: "http://localhost.evil.com:80" })).headers.get("access-control-allow-origin"),
+    ).toBeNull();
+    const pre = await t.request("OPTIONS", "/add_memories", undefined, {
+      origin: "http://localhost:3001",
+      "access-control-request-method": "POST",
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toContain("authorization");
   });

@@ -16,13 +16,19 @@ describe("the error envelope", () => {
     t = await buildTestApp();
     const r = await t.request("PUT", "/add_memories", { user_id: "u", memory: "x" });
     expect(r.status).toBe(405);
-    expect(r.body).toEqual({ success: false, error: "PUT is not allowed on /add_memories; use POST", code: "METHOD_NOT_ALLOWED" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "PUT is not allowed on /add_memories; use POST",
+      code: "METHOD_NOT_ALLOWED",
+    });
     expect(r.headers.get("allow")).toBe("POST");
   });
 
   test("malformed JSON answers 400 INVALID_JSON", async () => {
     t = await buildTestApp();
-    const r = await t.request("POST", "/add_memories", '{"user_id": "u", "memory": ', { "content-type": "application/json" });
+    const r = await t.request("POST", "/add_memories", '{"user_id": "u", "memory": ', {
+      "content-type": "application/json",
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ success: false, error: "request body is not valid JSON", code: "INVALID_JSON" });
   });
@@ -38,9 +44,15 @@ describe("the error envelope", () => {
 
   test("a POST body that is not JSON answers 415", async () => {
     t = await buildTestApp();
-    const r = await t.request("POST", "/add_memories", "user_id=u&memory=x", { "content-type": "application/x-www-form-urlencoded" });
+    const r = await t.request("POST", "/add_memories", "user_id=u&memory=x", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
     expect(r.status).toBe(415);
-    expect(r.body).toEqual({ success: false, error: "request body must be JSON with Content-Type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "request body must be JSON with Content-Type: application/json",
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    });
   });
 
   test("a POST without any body or content type answers 415", async () => {
@@ -65,29 +77,64 @@ describe("the error envelope", () => {
         c.close();
       },
     });
-    const r = await t.raw(new Request("http://localhost/add_memories", { method: "POST", body, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }));
+    const r = await t.raw(
+      new Request("http://localhost/add_memories", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      }),
+    );
     expect(r.status).toBe(413);
   });
 
   test("no malformed input produces a 500 or a stack trace", async () => {
     t = await buildTestApp();
     const bodies: unknown[] = [
-      {}, { user_id: null }, { user_id: ["a"] }, { user_id: "u", memory: null }, { user_id: "u", messages: "hi" },
-      { user_id: "u", messages: [null] }, { user_id: "u", messages: [{ role: 1, content: [] }] }, { user_id: "u", memory: "x", metadata: [] },
-      { user_id: "u", memory: "x", metadata: "m" }, { user_id: "u", memory: "x", metadata: { importance: "high" } },
-      { user_id: "u", memory: "x", metadata: { temporary: "yes", expiresAt: "soon" } }, { user_id: "u".repeat(300), memory: "x" },
-      { user_id: "u", query: { $gt: "" } }, { user_id: "u", query: "x", limit: "ten" }, { user_id: "u", query: "x", limit: -5 },
-      { user_id: "u", query: "x", metadata: { tags: [{ a: 1 }] } }, { user_id: "u", query: "x", metadata: { n: 1e400 } },
-      { memory_id: 5, user_id: "u", memory: "x" }, { user_id: "u", cascade: 1 }, { __proto__: { admin: true }, user_id: "u" },
+      {},
+      { user_id: null },
+      { user_id: ["a"] },
+      { user_id: "u", memory: null },
+      { user_id: "u", messages: "hi" },
+      { user_id: "u", messages: [null] },
+      { user_id: "u", messages: [{ role: 1, content: [] }] },
+      { user_id: "u", memory: "x", metadata: [] },
+      { user_id: "u", memory: "x", metadata: "m" },
+      { user_id: "u", memory: "x", metadata: { importance: "high" } },
+      { user_id: "u", memory: "x", metadata: { temporary: "yes", expiresAt: "soon" } },
+      { user_id: "u".repeat(300), memory: "x" },
+      { user_id: "u", query: { $gt: "" } },
+      { user_id: "u", query: "x", limit: "ten" },
+      { user_id: "u", query: "x", limit: -5 },
+      { user_id: "u", query: "x", metadata: { tags: [{ a: 1 }] } },
+      { user_id: "u", query: "x", metadata: { n: 1e400 } },
+      { memory_id: 5, user_id: "u", memory: "x" },
+      { user_id: "u", cascade: 1 },
+      { __proto__: { admin: true }, user_id: "u" },
     ];
-    for (const path of ["/add_memories", "/search_memory", "/update_memory", "/delete_all_memories", "/graph/traverse"]) {
+    for (const path of [
+      "/add_memories",
+      "/search_memory",
+      "/update_memory",
+      "/delete_all_memories",
+      "/graph/traverse",
+    ]) {
       for (const b of bodies) {
         const r = await t.post(path, b);
-        expect(r.status === 501 ? "not built yet" : r.status < 500).toBe(path === "/graph/traverse" && r.status === 501 ? "not built yet" : true);
+        expect(r.status === 501 ? "not built yet" : r.status < 500).toBe(
+          path === "/graph/traverse" && r.status === 501 ? "not built yet" : true,
+        );
         expect(JSON.stringify(r.body)).not.toContain("    at ");
       }
     }
-    for (const q of ["", "?user_id=", "?user_id=u&limit=", "?user_id=u&limit=1e3", "?user_id=u&cursor=%00%00", "?user_id=u&user_id=v", "?memory_id=%ff&user_id=u"]) {
+    for (const q of [
+      "",
+      "?user_id=",
+      "?user_id=u&limit=",
+      "?user_id=u&limit=1e3",
+      "?user_id=u&cursor=%00%00",
+      "?user_id=u&user_id=v",
+      "?memory_id=%ff&user_id=u",
+    ]) {
       for (const path of ["/list_memories", "/get_memory"]) {
         const r = await t.get(path + q);
         expect(r.status).toBeLessThan(500);
@@ -109,7 +156,13 @@ describe("short Host names", () => {
   test("reach every route, as a proxy addressing the server as db or mem sends them", async () => {
     t = await buildTestApp();
     for (const host of ["x", "db", "mem", "engram"]) {
-      const add = await t.raw(new Request(`http://${host}/add_memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user_id: host, memory: `stored via ${host}` }) }));
+      const add = await t.raw(
+        new Request(`http://${host}/add_memories`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ user_id: host, memory: `stored via ${host}` }),
+        }),
+      );
       expect(add.status).toBe(200);
       const list = (await (await t.raw(new Request(`http://${host}/v1/list_memories?user_id=${host}`))).json()) as any;
       expect(list.results.map((r: any) => r.memory)).toEqual([`stored via ${host}`]);
@@ -151,9 +204,27 @@ describe("OpenAPI", () => {
     const r = await t.get("/swagger/json");
     expect(r.status).toBe(200);
     const paths = Object.keys(r.body.paths).sort();
-    for (const p of ["/add_memories", "/search_memory", "/list_memories", "/delete_all_memories", "/get_memory", "/update_memory", "/delete_memory", "/health", "/metrics"]) expect(paths).toContain(p);
-    expect(r.body.paths["/add_memories"].post.requestBody.content["application/json"].schema.properties.user_id.maxLength).toBe(256);
-    expect(r.body.paths["/list_memories"].get.parameters.map((p: any) => p.name)).toEqual(["user_id", "limit", "cursor", "agent_id"]);
+    for (const p of [
+      "/add_memories",
+      "/search_memory",
+      "/list_memories",
+      "/delete_all_memories",
+      "/get_memory",
+      "/update_memory",
+      "/delete_memory",
+      "/health",
+      "/metrics",
+    ])
+      expect(paths).toContain(p);
+    expect(
+      r.body.paths["/add_memories"].post.requestBody.content["application/json"].schema.properties.user_id.maxLength,
+    ).toBe(256);
+    expect(r.body.paths["/list_memories"].get.parameters.map((p: any) => p.name)).toEqual([
+      "user_id",
+      "limit",
+      "cursor",
+      "agent_id",
+    ]);
     expect((await t.get("/swagger")).status).toBe(200);
   });
 });

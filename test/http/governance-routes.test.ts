@@ -11,7 +11,11 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const gve = (code: string, field?: string) => ({
-  success: false, error: expect.any(String), code, ...(field !== undefined ? { field } : {}), name: "GovernanceValidationError",
+  success: false,
+  error: expect.any(String),
+  code,
+  ...(field !== undefined ? { field } : {}),
+  name: "GovernanceValidationError",
 });
 const policy = (extra: Record<string, unknown> = {}) => ({ organizationId: "acme", ...getTemplate("GDPR"), ...extra });
 
@@ -23,17 +27,47 @@ describe("governance validation over HTTP", () => {
     ["POST", "/governance/policies", policy({ memorySpaceId: "" }), "INVALID_SCOPE", "memorySpaceId"],
     ["PUT", "/governance/overrides/%20", {}, "MISSING_SCOPE", "memorySpaceId"],
     ["PUT", "/governance/overrides/bot", [1], "MISSING_POLICY", undefined],
-    ["PUT", "/governance/overrides/bot", { sessions: { lifecycle: { idleTimeout: "30 m" } } }, "INVALID_PERIOD_FORMAT", "sessions.lifecycle.idleTimeout"],
+    [
+      "PUT",
+      "/governance/overrides/bot",
+      { sessions: { lifecycle: { idleTimeout: "30 m" } } },
+      "INVALID_PERIOD_FORMAT",
+      "sessions.lifecycle.idleTimeout",
+    ],
     ["POST", "/governance/enforce", null, "MISSING_OPTIONS", undefined],
     ["POST", "/governance/enforce", { scope: "acme" }, "MISSING_SCOPE", "scope"],
     ["POST", "/governance/enforce", { scope: { memorySpaceId: "" } }, "INVALID_SCOPE", "scope.memorySpaceId"],
-    ["POST", "/governance/enforce", { scope: { organizationId: "acme" }, layers: ["Vector"] }, "INVALID_LAYERS", "layers"],
+    [
+      "POST",
+      "/governance/enforce",
+      { scope: { organizationId: "acme" }, layers: ["Vector"] },
+      "INVALID_LAYERS",
+      "layers",
+    ],
     ["POST", "/governance/enforce", { scope: { organizationId: "acme" }, rules: "purging" }, "INVALID_RULES", "rules"],
-    ["POST", "/governance/simulate", { vector: { retention: { defaultVersions: "10" } } }, "INVALID_VERSIONS", "vector.retention.defaultVersions"],
+    [
+      "POST",
+      "/governance/simulate",
+      { vector: { retention: { defaultVersions: "10" } } },
+      "INVALID_VERSIONS",
+      "vector.retention.defaultVersions",
+    ],
     ["POST", "/governance/simulate", { organizationId: 5 }, "INVALID_SCOPE", "organizationId"],
     ["POST", "/governance/compliance-report", { organizationId: "acme" }, "INVALID_DATE_RANGE", "period"],
-    ["POST", "/governance/compliance-report", { organizationId: "acme", period: { start: "2026-01-01", end: "1/2/2026" } }, "INVALID_DATE_RANGE", "end"],
-    ["POST", "/governance/compliance-report", { organizationId: "", period: { start: 1, end: 2 } }, "INVALID_SCOPE", "organizationId"],
+    [
+      "POST",
+      "/governance/compliance-report",
+      { organizationId: "acme", period: { start: "2026-01-01", end: "1/2/2026" } },
+      "INVALID_DATE_RANGE",
+      "end",
+    ],
+    [
+      "POST",
+      "/governance/compliance-report",
+      { organizationId: "", period: { start: 1, end: 2 } },
+      "INVALID_SCOPE",
+      "organizationId",
+    ],
     ["GET", "/governance/templates/Custom", undefined, "INVALID_COMPLIANCE_MODE", "name"],
     ["GET", "/governance/templates/hipaa", undefined, "INVALID_COMPLIANCE_MODE", "name"],
     ["GET", "/governance/stats", undefined, "INVALID_PERIOD", "period"],
@@ -55,7 +89,10 @@ describe("governance validation over HTTP", () => {
 describe("transport errors on the governance routes", () => {
   test("unparseable JSON is 400 INVALID_JSON", async () => {
     const r = await t.post("/governance/policies", "{bad");
-    expect([r.status, r.body]).toEqual([400, { success: false, error: "request body is not valid JSON", code: "INVALID_JSON" }]);
+    expect([r.status, r.body]).toEqual([
+      400,
+      { success: false, error: "request body is not valid JSON", code: "INVALID_JSON" },
+    ]);
   });
 
   test("a body that is not JSON is 415", async () => {
@@ -64,7 +101,11 @@ describe("transport errors on the governance routes", () => {
   });
 
   test("unknown governance routes are 404 and wrong methods 405 with Allow", async () => {
-    expect((await t.get("/governance/nope")).body).toEqual({ success: false, error: "no such route", code: "NOT_FOUND" });
+    expect((await t.get("/governance/nope")).body).toEqual({
+      success: false,
+      error: "no such route",
+      code: "NOT_FOUND",
+    });
     const r = await t.request("DELETE", "/governance/policies");
     expect([r.status, r.body.code, r.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST, GET"]);
     expect((await t.get("/governance/enforce")).status).toBe(405);
@@ -74,13 +115,27 @@ describe("transport errors on the governance routes", () => {
 describe("governance success shapes over HTTP", () => {
   test("set, read, override and enforce answer their documented shapes", async () => {
     const set = await t.post("/governance/policies", policy());
-    expect(set.body).toEqual({ success: true, policyId: expect.any(String), appliedAt: t.clock.now(), scope: { organizationId: "acme" } });
+    expect(set.body).toEqual({
+      success: true,
+      policyId: expect.any(String),
+      appliedAt: t.clock.now(),
+      scope: { organizationId: "acme" },
+    });
     expect((await t.get("/governance/policies?organizationId=acme")).body).toEqual(policy() as never);
-    const put = await t.request("PUT", "/governance/overrides/bot", { organizationId: "acme", vector: { retention: { defaultVersions: 2 } } });
+    const put = await t.request("PUT", "/governance/overrides/bot", {
+      organizationId: "acme",
+      vector: { retention: { defaultVersions: 2 } },
+    });
     expect(put.body).toEqual({ success: true, memorySpaceId: "bot" });
     const got = await t.get("/governance/policies?memorySpaceId=bot");
     expect([got.body.memorySpaceId, got.body.vector.retention.defaultVersions]).toEqual(["bot", 2]);
     const run = await t.post("/governance/enforce", { scope: { organizationId: "acme" } });
-    expect(run.body).toEqual({ enforcedAt: t.clock.now(), versionsDeleted: 0, recordsPurged: 0, storageFreed: 0, affectedLayers: ["conversations", "immutable", "mutable", "vector"] });
+    expect(run.body).toEqual({
+      enforcedAt: t.clock.now(),
+      versionsDeleted: 0,
+      recordsPurged: 0,
+      storageFreed: 0,
+      affectedLayers: ["conversations", "immutable", "mutable", "vector"],
+    });
   });
 });

@@ -31,7 +31,12 @@ const names = (r: { body: any }) => r.body.entities.map((e: any) => `${e.name}@$
 describe("POST /graph/traverse", () => {
   test("walks out to max_depth and reports depths and relationships", async () => {
     expect((await seed()).status).toBe(200);
-    const r = await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "ann" }, max_depth: 2, direction: "out" });
+    const r = await t.post("/graph/traverse", {
+      user_id: "u",
+      start: { type: "person", id: "ann" },
+      max_depth: 2,
+      direction: "out",
+    });
     expect(r.status).toBe(200);
     expect(names(r)).toEqual(["Ann@0", "Bob@1", "Acme@2"]);
     expect(r.body.relationships).toEqual([
@@ -42,11 +47,25 @@ describe("POST /graph/traverse", () => {
 
   test("follows only the named relationships and respects direction", async () => {
     await seed();
-    const only = await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "ann" }, relationships: ["KNOWS"], max_depth: 5 });
+    const only = await t.post("/graph/traverse", {
+      user_id: "u",
+      start: { type: "person", id: "ann" },
+      relationships: ["KNOWS"],
+      max_depth: 5,
+    });
     expect(names(only)).toEqual(["Ann@0", "Bob@1"]);
-    const inbound = await t.post("/graph/traverse", { user_id: "u", start: { type: "place", id: "oslo" }, direction: "in", max_depth: 3 });
+    const inbound = await t.post("/graph/traverse", {
+      user_id: "u",
+      start: { type: "place", id: "oslo" },
+      direction: "in",
+      max_depth: 3,
+    });
     expect(names(inbound)).toEqual(["Oslo@0", "Acme@1", "Bob@2", "Ann@3"]);
-    const outbound = await t.post("/graph/traverse", { user_id: "u", start: { type: "place", id: "oslo" }, direction: "out" });
+    const outbound = await t.post("/graph/traverse", {
+      user_id: "u",
+      start: { type: "place", id: "oslo" },
+      direction: "out",
+    });
     expect(names(outbound)).toEqual(["Oslo@0"]);
   });
 
@@ -60,12 +79,24 @@ describe("POST /graph/traverse", () => {
   });
 
   test("rejects a bad direction, a depth out of range and a missing start", async () => {
-    expect((await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, direction: "up" })).body.field).toBe("direction");
-    expect((await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, max_depth: 11 })).body.field).toBe("max_depth");
-    expect((await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, max_depth: 0 })).body.field).toBe("max_depth");
+    expect(
+      (await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, direction: "up" })).body
+        .field,
+    ).toBe("direction");
+    expect(
+      (await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, max_depth: 11 })).body.field,
+    ).toBe("max_depth");
+    expect(
+      (await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "a" }, max_depth: 0 })).body.field,
+    ).toBe("max_depth");
     const missing = await t.post("/graph/traverse", { user_id: "u" });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ success: false, error: "start is required", code: "VALIDATION_ERROR", field: "start" });
+    expect(missing.body).toEqual({
+      success: false,
+      error: "start is required",
+      code: "VALIDATION_ERROR",
+      field: "start",
+    });
   });
 });
 
@@ -81,7 +112,11 @@ describe("POST /graph/relationships", () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.field).toBe("relationships[1].to");
-    const walk = await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "ann" }, relationships: ["LIKES"] });
+    const walk = await t.post("/graph/traverse", {
+      user_id: "u",
+      start: { type: "person", id: "ann" },
+      relationships: ["LIKES"],
+    });
     expect(names(walk)).toEqual(["Ann@0"]);
   });
 });
@@ -91,18 +126,24 @@ describe("GET /graph/entities", () => {
     await seed();
     const r = await t.get("/graph/entities?user_id=u&q=ac");
     expect(r.body.results.map((e: any) => e.id)).toEqual(["acme"]);
-    expect((await t.get("/graph/entities?user_id=u&type=person")).body.results.map((e: any) => e.id)).toEqual(["ann", "bob"]);
+    expect((await t.get("/graph/entities?user_id=u&type=person")).body.results.map((e: any) => e.id)).toEqual([
+      "ann",
+      "bob",
+    ]);
     expect((await t.get("/graph/entities?user_id=u&limit=0")).body.field).toBe("limit");
   });
 });
 
 describe("the graph follows memories", () => {
   test("stored memories fill the graph, and deleting them removes their MENTIONS links", async () => {
-    const id = (await t.post("/add_memories", { user_id: "u", memory: "My sister Maria lives in Lisbon" })).body.memory_ids[0];
+    const id = (await t.post("/add_memories", { user_id: "u", memory: "My sister Maria lives in Lisbon" })).body
+      .memory_ids[0];
     const walk = await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "user" }, max_depth: 2 });
     expect(walk.body.entities.map((e: any) => e.name)).toEqual(expect.arrayContaining(["Maria", "Lisbon"]));
     const store = t.services.graph.store;
-    expect((await store.memoriesMentioning("u", [{ type: "place", id: "lisbon" }])).map((m) => m.memoryId)).toEqual([id]);
+    expect((await store.memoriesMentioning("u", [{ type: "place", id: "lisbon" }])).map((m) => m.memoryId)).toEqual([
+      id,
+    ]);
     await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
     expect(await store.memoriesMentioning("u", [{ type: "place", id: "lisbon" }])).toEqual([]);
   });

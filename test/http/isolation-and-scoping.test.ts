@@ -10,7 +10,9 @@ afterEach(() => t.close());
 const add = async (user: string, memory: string, extra: Record<string, unknown> = {}) =>
   (await t.post("/add_memories", { user_id: user, memory, ...extra })).body.memory_ids[0] as string;
 const search = async (user: string, query: string, extra: Record<string, unknown> = {}) =>
-  (await t.post("/search_memory", { user_id: user, query, ...extra })).body.results.map((r: any) => r.memory) as string[];
+  (await t.post("/search_memory", { user_id: user, query, ...extra })).body.results.map(
+    (r: any) => r.memory,
+  ) as string[];
 
 describe("isolation between users", () => {
   test("another user's memory id behaves exactly like a missing id", async () => {
@@ -71,11 +73,16 @@ describe("session scoping", () => {
 
 describe("metadata filters", () => {
   test("scalars match by equality and arrays by containment of every element", async () => {
-    await add("u", "deploy notes alpha", { metadata: { project: "alpha", tags: ["ops", "deploy"], pinned: true, importance: 80 } });
+    await add("u", "deploy notes alpha", {
+      metadata: { project: "alpha", tags: ["ops", "deploy"], pinned: true, importance: 80 },
+    });
     await add("u", "deploy notes beta", { metadata: { project: "beta", tags: ["ops"], pinned: false } });
     expect(await search("u", "deploy", { metadata: { project: "alpha" } })).toEqual(["deploy notes alpha"]);
     expect(await search("u", "deploy", { metadata: { tags: ["ops", "deploy"] } })).toEqual(["deploy notes alpha"]);
-    expect((await search("u", "deploy", { metadata: { tags: ["ops"] } })).sort()).toEqual(["deploy notes alpha", "deploy notes beta"]);
+    expect((await search("u", "deploy", { metadata: { tags: ["ops"] } })).sort()).toEqual([
+      "deploy notes alpha",
+      "deploy notes beta",
+    ]);
     expect(await search("u", "deploy", { metadata: { pinned: false } })).toEqual(["deploy notes beta"]);
     expect(await search("u", "deploy", { metadata: { importance: 80 } })).toEqual(["deploy notes alpha"]);
     expect(await search("u", "deploy", { metadata: { project: "gamma" } })).toEqual([]);

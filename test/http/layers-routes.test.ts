@@ -17,14 +17,28 @@ const msg = (content: string) => ({ role: "user", content });
 describe("conversations", () => {
   test("create, append and read back, newest first in the listing", async () => {
     const a = (await t.post("/conversations", { user_id: "u", agent_id: "bot", messages: [msg("hi")] })).body;
-    expect(a).toMatchObject({ success: true, user_id: "u", agent_id: "bot", message_count: 1, archived_at: null, messages: [{ role: "user", content: "hi", timestamp: t.clock.now() }] });
+    expect(a).toMatchObject({
+      success: true,
+      user_id: "u",
+      agent_id: "bot",
+      message_count: 1,
+      archived_at: null,
+      messages: [{ role: "user", content: "hi", timestamp: t.clock.now() }],
+    });
     t.clock.advance(HOUR_MS);
-    const appended = await t.post(`/conversations/${a.id}/messages`, { user_id: "u", messages: [msg("again"), { role: "assistant", content: "yes" }] });
+    const appended = await t.post(`/conversations/${a.id}/messages`, {
+      user_id: "u",
+      messages: [msg("again"), { role: "assistant", content: "yes" }],
+    });
     expect(appended.body.messages.map((m: { content: string }) => m.content)).toEqual(["hi", "again", "yes"]);
     expect(appended.body.last_message_at).toBe(new Date(t.clock.now()).toISOString());
     const b = (await t.post("/conversations", { user_id: "u" })).body;
     const list = (await t.get("/conversations?user_id=u")).body;
-    expect([list.results.map((c: { id: string }) => c.id), list.total, list.has_more]).toEqual([[b.id, a.id], 2, false]);
+    expect([list.results.map((c: { id: string }) => c.id), list.total, list.has_more]).toEqual([
+      [b.id, a.id],
+      2,
+      false,
+    ]);
   });
 
   test.each([
@@ -57,13 +71,35 @@ describe("conversations", () => {
 
 describe("immutable records", () => {
   test("each write is a new version; reads of the current, a past version and the history", async () => {
-    expect((await t.request("PUT", "/immutable/kb-article/intro", { data: { v: 1 } })).body).toEqual({ success: true, type: "kb-article", id: "intro", version: 1, created_at: new Date(t.clock.now()).toISOString() });
+    expect((await t.request("PUT", "/immutable/kb-article/intro", { data: { v: 1 } })).body).toEqual({
+      success: true,
+      type: "kb-article",
+      id: "intro",
+      version: 1,
+      created_at: new Date(t.clock.now()).toISOString(),
+    });
     t.clock.advance(HOUR_MS);
-    expect((await t.request("PUT", "/immutable/kb-article/intro", { data: { v: 2 }, user_id: "u", metadata: { by: "x" } })).body.version).toBe(2);
-    expect((await t.get("/immutable/kb-article/intro")).body).toMatchObject({ version: 2, current_version: 2, data: { v: 2 }, metadata: { by: "x" }, user_id: "u" });
-    expect((await t.get("/immutable/kb-article/intro?version=1")).body).toMatchObject({ version: 1, data: { v: 1 }, metadata: {} });
+    expect(
+      (await t.request("PUT", "/immutable/kb-article/intro", { data: { v: 2 }, user_id: "u", metadata: { by: "x" } }))
+        .body.version,
+    ).toBe(2);
+    expect((await t.get("/immutable/kb-article/intro")).body).toMatchObject({
+      version: 2,
+      current_version: 2,
+      data: { v: 2 },
+      metadata: { by: "x" },
+      user_id: "u",
+    });
+    expect((await t.get("/immutable/kb-article/intro?version=1")).body).toMatchObject({
+      version: 1,
+      data: { v: 1 },
+      metadata: {},
+    });
     const history = (await t.get("/immutable/kb-article/intro/versions")).body;
-    expect(history.versions.map((v: { version: number; data: unknown }) => [v.version, v.data])).toEqual([[2, { v: 2 }], [1, { v: 1 }]]);
+    expect(history.versions.map((v: { version: number; data: unknown }) => [v.version, v.data])).toEqual([
+      [2, { v: 2 }],
+      [1, { v: 1 }],
+    ]);
   });
 
   test("bad input and missing records", async () => {
@@ -83,10 +119,19 @@ describe("immutable records", () => {
 describe("mutable keys", () => {
   test("set, read (refreshing accessed_at), overwrite and delete", async () => {
     const set = (await t.request("PUT", "/mutable/prefs/theme", { value: { dark: true }, ttl: "1h" })).body;
-    expect(set).toMatchObject({ success: true, namespace: "prefs", key: "theme", value: { dark: true }, expires_at: new Date(t.clock.now() + HOUR_MS).toISOString() });
+    expect(set).toMatchObject({
+      success: true,
+      namespace: "prefs",
+      key: "theme",
+      value: { dark: true },
+      expires_at: new Date(t.clock.now() + HOUR_MS).toISOString(),
+    });
     t.clock.advance(HOUR_MS / 2);
     expect((await t.get("/mutable/prefs/theme")).body.accessed_at).toBe(new Date(t.clock.now()).toISOString());
-    expect((await t.request("PUT", "/mutable/prefs/theme", { value: 2 })).body).toMatchObject({ value: 2, expires_at: null });
+    expect((await t.request("PUT", "/mutable/prefs/theme", { value: 2 })).body).toMatchObject({
+      value: 2,
+      expires_at: null,
+    });
     expect((await t.request("DELETE", "/mutable/prefs/theme")).body).toEqual({ success: true, deleted_count: 1 });
     expect((await t.get("/mutable/prefs/theme")).body).toEqual(notFound("key 'prefs/theme' not found"));
   });
@@ -129,6 +174,8 @@ describe("memory versions", () => {
       ],
     });
     expect((await t.get(`/memories/${id}/versions`)).body).toEqual(bad("user_id"));
-    expect((await t.get(`/memories/${id}/versions?user_id=mallory`)).body).toEqual(notFound(`memory '${id}' not found`));
+    expect((await t.get(`/memories/${id}/versions?user_id=mallory`)).body).toEqual(
+      notFound(`memory '${id}' not found`),
+    );
   });
 });

@@ -20,7 +20,13 @@ describe("POST /add_memories", () => {
   });
 
   test("stores each non-empty message as its own memory with its role", async () => {
-    const r = await add({ messages: [{ role: "user", content: "I moved to Lisbon" }, { role: "assistant", content: "  " }, { role: "assistant", content: "Noted, Lisbon it is" }] });
+    const r = await add({
+      messages: [
+        { role: "user", content: "I moved to Lisbon" },
+        { role: "assistant", content: "  " },
+        { role: "assistant", content: "Noted, Lisbon it is" },
+      ],
+    });
     expect(r.body.memory_ids).toHaveLength(2);
     const first = await t.get(`/get_memory?memory_id=${r.body.memory_ids[0]}&user_id=alice`);
     expect(first.body.metadata).toEqual({ role: "user" });
@@ -31,18 +37,33 @@ describe("POST /add_memories", () => {
   test("rejects a body with both memory and messages", async () => {
     const r = await add({ memory: "x", messages: [{ role: "user", content: "y" }] });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ success: false, error: "provide exactly one of memory or messages", code: "VALIDATION_ERROR", field: "messages" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "provide exactly one of memory or messages",
+      code: "VALIDATION_ERROR",
+      field: "messages",
+    });
   });
 
   test("rejects a body with neither memory nor messages", async () => {
     const r = await add({});
-    expect(r.body).toEqual({ success: false, error: "provide exactly one of memory or messages", code: "VALIDATION_ERROR", field: "memory" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "provide exactly one of memory or messages",
+      code: "VALIDATION_ERROR",
+      field: "memory",
+    });
   });
 
   test("rejects a missing user_id naming the field", async () => {
     const r = await t.post("/add_memories", { memory: "x" });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ success: false, error: "user_id is required", code: "VALIDATION_ERROR", field: "user_id" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "user_id is required",
+      code: "VALIDATION_ERROR",
+      field: "user_id",
+    });
   });
 
   test("rejects an empty user_id, a wrong type and an over-long text", async () => {
@@ -55,7 +76,12 @@ describe("POST /add_memories", () => {
 
   test("rejects messages whose content is all blank", async () => {
     const r = await add({ messages: [{ role: "user", content: " " }] });
-    expect(r.body).toEqual({ success: false, error: "messages must contain at least one non-empty content", code: "VALIDATION_ERROR", field: "messages" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "messages must contain at least one non-empty content",
+      code: "VALIDATION_ERROR",
+      field: "messages",
+    });
   });
 
   test("rejects more than 100 messages", async () => {
@@ -66,7 +92,10 @@ describe("POST /add_memories", () => {
 
   test("rejects an importance outside 0–100 and an unknown source", async () => {
     expect((await add({ memory: "x", metadata: { importance: 101 } })).body).toEqual({
-      success: false, error: "metadata.importance must be an integer from 0 to 100", code: "VALIDATION_ERROR", field: "metadata.importance",
+      success: false,
+      error: "metadata.importance must be an integer from 0 to 100",
+      code: "VALIDATION_ERROR",
+      field: "metadata.importance",
     });
     expect((await add({ memory: "x", metadata: { source: "email" } })).body.field).toBe("metadata.source");
   });
@@ -82,7 +111,13 @@ describe("POST /add_memories", () => {
   });
 
   test("loses nothing when a request is rejected", async () => {
-    await add({ messages: [{ role: "user", content: "kept" }, { role: "user", content: "x" }], metadata: { importance: -1 } });
+    await add({
+      messages: [
+        { role: "user", content: "kept" },
+        { role: "user", content: "x" },
+      ],
+      metadata: { importance: -1 },
+    });
     const list = await t.get("/list_memories?user_id=alice");
     expect(list.body.total).toBe(0);
   });
@@ -90,12 +125,20 @@ describe("POST /add_memories", () => {
 
 describe("GET /get_memory", () => {
   test("answers the whole record", async () => {
-    const id = (await add({ memory: "likes tea", agent_id: "cursor", session_id: "s1", metadata: { project: "x" } })).body.memory_ids[0];
+    const id = (await add({ memory: "likes tea", agent_id: "cursor", session_id: "s1", metadata: { project: "x" } }))
+      .body.memory_ids[0];
     const r = await t.get(`/get_memory?memory_id=${id}&user_id=alice`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      success: true, id, memory: "likes tea", metadata: { project: "x" }, agent_id: "cursor", session_id: "s1",
-      created_at: "2026-06-01T00:00:00.000Z", updated_at: "2026-06-01T00:00:00.000Z", version: 1,
+      success: true,
+      id,
+      memory: "likes tea",
+      metadata: { project: "x" },
+      agent_id: "cursor",
+      session_id: "s1",
+      created_at: "2026-06-01T00:00:00.000Z",
+      updated_at: "2026-06-01T00:00:00.000Z",
+      version: 1,
     });
   });
 
@@ -117,7 +160,14 @@ describe("POST /update_memory", () => {
     t.clock.advance(1000);
     const r = await t.post("/update_memory", { memory_id: id, user_id: "alice", memory: "lives in Berlin" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ success: true, id, memory: "lives in Berlin", version: 2, updated_at: "2026-06-01T00:00:01.000Z", created_at: "2026-06-01T00:00:00.000Z" });
+    expect(r.body).toMatchObject({
+      success: true,
+      id,
+      memory: "lives in Berlin",
+      version: 2,
+      updated_at: "2026-06-01T00:00:01.000Z",
+      created_at: "2026-06-01T00:00:00.000Z",
+    });
     const v = await t.get(`/memories/${id}/versions?user_id=alice`);
     expect(v.body).toEqual({
       success: true,
@@ -140,7 +190,12 @@ describe("POST /update_memory", () => {
   test("needs memory or metadata", async () => {
     const id = (await add({ memory: "m" })).body.memory_ids[0];
     const r = await t.post("/update_memory", { memory_id: id, user_id: "alice" });
-    expect(r.body).toEqual({ success: false, error: "provide memory or metadata to update", code: "VALIDATION_ERROR", field: "memory" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "provide memory or metadata to update",
+      code: "VALIDATION_ERROR",
+      field: "memory",
+    });
   });
 
   test("answers 404 for an unknown id", async () => {
@@ -174,7 +229,12 @@ describe("DELETE /delete_memory", () => {
 
   test("needs memory_id", async () => {
     const r = await t.request("DELETE", "/delete_memory?user_id=alice");
-    expect(r.body).toEqual({ success: false, error: "memory_id is required", code: "VALIDATION_ERROR", field: "memory_id" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "memory_id is required",
+      code: "VALIDATION_ERROR",
+      field: "memory_id",
+    });
   });
 });
 
@@ -227,7 +287,9 @@ describe("GET /list_memories", () => {
     const total = async (q = "") => (await t.get(`/list_memories?user_id=alice${q}`)).body.total;
     await add({ memory: "a", agent_id: "chat" });
     expect(await total()).toBe(1);
-    const b = (await add({ memory: "b", agent_id: "editor", metadata: { temporary: true, expiresAt: t.clock.now() + 1000 } })).body.memory_ids[0];
+    const b = (
+      await add({ memory: "b", agent_id: "editor", metadata: { temporary: true, expiresAt: t.clock.now() + 1000 } })
+    ).body.memory_ids[0];
     expect([await total(), await total("&agent_id=chat"), await total("&agent_id=editor")]).toEqual([2, 1, 1]);
     t.clock.advance(1000); // b expires: no write happened, the count still drops
     expect([await total(), await total("&agent_id=editor")]).toEqual([1, 0]);
@@ -244,12 +306,22 @@ describe("GET /list_memories", () => {
     expect((await t.get("/list_memories?user_id=alice&limit=abc")).body.field).toBe("limit");
     expect((await t.get("/list_memories?user_id=alice&limit=2.5")).body.field).toBe("limit");
     const forged = await t.get("/list_memories?user_id=alice&cursor=zzz");
-    expect(forged.body).toEqual({ success: false, error: "cursor is not a next_cursor returned by this listing", code: "VALIDATION_ERROR", field: "cursor" });
+    expect(forged.body).toEqual({
+      success: false,
+      error: "cursor is not a next_cursor returned by this listing",
+      code: "VALIDATION_ERROR",
+      field: "cursor",
+    });
   });
 
   test("needs user_id", async () => {
     const r = await t.get("/list_memories");
-    expect(r.body).toEqual({ success: false, error: "user_id is required", code: "VALIDATION_ERROR", field: "user_id" });
+    expect(r.body).toEqual({
+      success: false,
+      error: "user_id is required",
+      code: "VALIDATION_ERROR",
+      field: "user_id",
+    });
   });
 });
 

@@ -25,14 +25,24 @@ afterEach(async () => {
 });
 
 const start = (embedder: Embedder) =>
-  startServer(loadConfig({ options: { storeUrl: "sqlite::memory:", port: 0, host: "127.0.0.1" }, env: { HOME: process.env.HOME } }), {
-    logger: silentLogger(),
-    embedder,
-    background: true,
-  });
+  startServer(
+    loadConfig({
+      options: { storeUrl: "sqlite::memory:", port: 0, host: "127.0.0.1" },
+      env: { HOME: process.env.HOME },
+    }),
+    {
+      logger: silentLogger(),
+      embedder,
+      background: true,
+    },
+  );
 const health = async () => (await fetch(`${server!.url}/health`)).json() as Promise<any>;
 const post = (path: string, body: unknown) =>
-  fetch(`${server!.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+  fetch(`${server!.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  }).then((r) => r.json() as Promise<any>);
 
 describe("a server started in the background", () => {
   test("answers /health while the model loads, and searches wait for the model", async () => {

@@ -17,7 +17,10 @@ afterEach(async () => {
 });
 
 const start = async (options: ServerOptions = {}) => {
-  const config = loadConfig({ options: { storeUrl: "sqlite::memory:", port: 0, ...options }, env: { HOME: process.env.HOME } });
+  const config = loadConfig({
+    options: { storeUrl: "sqlite::memory:", port: 0, ...options },
+    env: { HOME: process.env.HOME },
+  });
   server = await startServer(config, { logger: silentLogger(), embedder: null });
   return server;
 };
@@ -26,7 +29,8 @@ const client = async (headers: Record<string, string> = {}, url = `${server!.url
   clients.push(c);
   return c;
 };
-const listed = async (user: string): Promise<any> => (await fetch(`${server!.url}/list_memories?user_id=${user}`, { headers: { authorization: "Bearer k" } })).json();
+const listed = async (user: string): Promise<any> =>
+  (await fetch(`${server!.url}/list_memories?user_id=${user}`, { headers: { authorization: "Bearer k" } })).json();
 const ACCEPT = { accept: "application/json, text/event-stream" };
 
 describe("/mcp over Streamable HTTP", () => {
@@ -34,7 +38,10 @@ describe("/mcp over Streamable HTTP", () => {
     await start();
     const c = await client();
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(TOOL_NAMES);
-    const added = await c.callTool({ name: "add_memories", arguments: { user_id: "alice", memory: "I take the 8:10 train" } });
+    const added = await c.callTool({
+      name: "add_memories",
+      arguments: { user_id: "alice", memory: "I take the 8:10 train" },
+    });
     const [id] = bodyOf(added).memory_ids as string[];
     const found = await c.callTool({ name: "search_memory", arguments: { user_id: "alice", query: "train" } });
     expect((found.structuredContent as { results: { id: string }[] }).results.map((r) => r.id)).toEqual([id!]);
@@ -69,7 +76,10 @@ describe("/mcp over Streamable HTTP", () => {
   test("--user-id is the fallback when the client sends no X-User-Id, and the header wins over it", async () => {
     await start({ userId: "server-default" });
     await (await client()).callTool({ name: "add_memories", arguments: { memory: "default user" } });
-    await (await client({ "X-User-Id": "erin" })).callTool({ name: "add_memories", arguments: { memory: "header user" } });
+    await (await client({ "X-User-Id": "erin" })).callTool({
+      name: "add_memories",
+      arguments: { memory: "header user" },
+    });
     expect((await listed("server-default")).results.map((r: { memory: string }) => r.memory)).toEqual(["default user"]);
     expect((await listed("erin")).results.map((r: { memory: string }) => r.memory)).toEqual(["header user"]);
   });
@@ -77,7 +87,12 @@ describe("/mcp over Streamable HTTP", () => {
   test("without any user, a call without user_id is a VALIDATION_ERROR on user_id", async () => {
     await start();
     const r = await (await client()).callTool({ name: "list_memories", arguments: {} });
-    expect(errorOf(r)).toEqual({ success: false, error: "user_id is required", code: "VALIDATION_ERROR", field: "user_id" });
+    expect(errorOf(r)).toEqual({
+      success: false,
+      error: "user_id is required",
+      code: "VALIDATION_ERROR",
+      field: "user_id",
+    });
   });
 });
 
@@ -88,23 +103,37 @@ describe("/mcp is stateless", () => {
       const res = await fetch(`${server!.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
-      expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this stateless MCP endpoint answers POST only" }, id: null });
+      expect(await res.json()).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: this stateless MCP endpoint answers POST only" },
+        id: null,
+      });
     }
   });
 
   test("answers a POST on its own, without a session id, and refuses a body that is not JSON", async () => {
     await start();
     const res = await fetch(`${server!.url}/mcp`, {
-      method: "POST", headers: { ...ACCEPT, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+      method: "POST",
+      headers: { ...ACCEPT, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const body: any = await res.json();
     expect(body.id).toBe(7);
     expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOL_NAMES);
-    const text = await fetch(`${server!.url}/mcp`, { method: "POST", headers: { ...ACCEPT, "content-type": "text/plain" }, body: "hello" });
+    const text = await fetch(`${server!.url}/mcp`, {
+      method: "POST",
+      headers: { ...ACCEPT, "content-type": "text/plain" },
+      body: "hello",
+    });
     expect(text.status).toBe(415);
-    expect(await text.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Unsupported Media Type: Content-Type must be application/json" }, id: null });
+    expect(await text.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Unsupported Media Type: Content-Type must be application/json" },
+      id: null,
+    });
   });
 });
 
@@ -117,7 +146,13 @@ describe("docs/MCP.md, HTTP part", () => {
     const c = await client(entry.headers, entry.url!.replace("http://127.0.0.1:3000", server!.url));
     const r = await c.callTool({ name: "add_memories", arguments: { memory: "configured from the docs" } });
     expect(textOf(r)).toStartWith("Stored 1 memory");
-    expect((await fetch(`${server!.url}/list_memories?user_id=${entry.headers!["X-User-Id"]}`, { headers: { authorization: entry.headers!.Authorization! } }).then((x) => x.json() as Promise<any>)).total).toBe(1);
+    expect(
+      (
+        await fetch(`${server!.url}/list_memories?user_id=${entry.headers!["X-User-Id"]}`, {
+          headers: { authorization: entry.headers!.Authorization! },
+        }).then((x) => x.json() as Promise<any>)
+      ).total,
+    ).toBe(1);
   });
 
   test("the curl check answers the tool list", async () => {
@@ -126,7 +161,11 @@ describe("docs/MCP.md, HTTP part", () => {
     await start({ auth: { enabled: true, apiKey: key } });
     const headers = Object.fromEntries([...curl.matchAll(/-H "([^:]+): ([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
     const body = /-d '([^']+)'/.exec(curl)![1]!;
-    const res = await fetch(curl.split(" ")[2]!.replace("http://127.0.0.1:3000", server!.url), { method: "POST", headers, body });
+    const res = await fetch(curl.split(" ")[2]!.replace("http://127.0.0.1:3000", server!.url), {
+      method: "POST",
+      headers,
+      body,
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).result.tools.map((t: { name: string }) => t.name)).toEqual(TOOL_NAMES);
   });

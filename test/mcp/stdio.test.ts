@@ -9,14 +9,24 @@ import { ROOT, tempDir } from "../support/server-process";
 import { connect, docEntries, errorOf, textOf, TOOL_NAMES } from "./support";
 
 const CLI = join(ROOT, "src/cli/index.ts");
-const ENV = { PATH: process.env.PATH!, HOME: process.env.HOME!, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME!, ".cache") };
+const ENV = {
+  PATH: process.env.PATH!,
+  HOME: process.env.HOME!,
+  XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME!, ".cache"),
+};
 const clients: Client[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
 
 const spawnClient = async (command: string, args: string[], env: Record<string, string> = {}) => {
-  const transport = new StdioClientTransport({ command, args, env: { ...ENV, ...env }, cwd: tempDir(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...ENV, ...env },
+    cwd: tempDir(),
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = await connect(transport);
@@ -31,7 +41,11 @@ const fromDocs = (pick: (e: { command?: string }) => boolean, env?: Record<strin
   return spawnClient(entry.command!, [...args, store(), "--embedding-model=none"], env);
 };
 const memories = async (c: Client, args: Record<string, unknown> = {}) =>
-  ((await c.callTool({ name: "list_memories", arguments: args })).structuredContent as { results: { memory: string }[] }).results.map((r) => r.memory);
+  (
+    (await c.callTool({ name: "list_memories", arguments: args })).structuredContent as {
+      results: { memory: string }[];
+    }
+  ).results.map((r) => r.memory);
 
 describe("engram mcp through the SDK stdio client", () => {
   test("the from-source Claude Desktop entry of docs/MCP.md works, with --user-id as the default user", async () => {
@@ -55,18 +69,39 @@ describe("engram mcp through the SDK stdio client", () => {
 
   test("without a default user, user_id is required and a call without it is a VALIDATION_ERROR on user_id", async () => {
     const { client } = await spawnClient("bun", [CLI, "mcp", store(), "--embedding-model=none"]);
-    expect((await client.listTools()).tools.find((t) => t.name === "add_memories")!.inputSchema.required).toEqual(["user_id"]);
+    expect((await client.listTools()).tools.find((t) => t.name === "add_memories")!.inputSchema.required).toEqual([
+      "user_id",
+    ]);
     const r = await client.callTool({ name: "add_memories", arguments: { memory: "whose?" } });
-    expect(errorOf(r)).toEqual({ success: false, error: "user_id is required", code: "VALIDATION_ERROR", field: "user_id" });
+    expect(errorOf(r)).toEqual({
+      success: false,
+      error: "user_id is required",
+      code: "VALIDATION_ERROR",
+      field: "user_id",
+    });
     const bad = await client.callTool({ name: "search_memory", arguments: { user_id: "u", query: "" } });
-    expect(errorOf(bad)).toEqual({ success: false, error: "query: must not be empty", code: "VALIDATION_ERROR", field: "query" });
+    expect(errorOf(bad)).toEqual({
+      success: false,
+      error: "query: must not be empty",
+      code: "VALIDATION_ERROR",
+      field: "query",
+    });
   });
 
   test("answers the handshake before opening the store, and tool calls report a store that cannot open", async () => {
-    const { client, stderr } = await spawnClient("bun", [CLI, "mcp", "--store-url=/dev/null/engram.db", "--embedding-model=none", "--user-id=me"]);
+    const { client, stderr } = await spawnClient("bun", [
+      CLI,
+      "mcp",
+      "--store-url=/dev/null/engram.db",
+      "--embedding-model=none",
+      "--user-id=me",
+    ]);
     expect(client.getServerVersion()).toEqual({ name: "engram", title: "Engram", version: "0.1.0" });
     expect((await client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
-    const r = errorOf(await client.callTool({ name: "list_memories", arguments: {} })) as { error: string; code: string };
+    const r = errorOf(await client.callTool({ name: "list_memories", arguments: {} })) as {
+      error: string;
+      code: string;
+    };
     expect(r.code).toBe("UNAVAILABLE");
     expect(r.error).toStartWith("engram could not start: ");
     expect(r.error).toContain("/dev/null");
@@ -75,11 +110,19 @@ describe("engram mcp through the SDK stdio client", () => {
 });
 
 describe("engram mcp as a raw process", () => {
-  const rpc = (id: number | null, method: string, params: unknown = {}) => JSON.stringify(id === null ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params }) + "\n";
-  const INIT = rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+  const rpc = (id: number | null, method: string, params: unknown = {}) =>
+    JSON.stringify(id === null ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params }) + "\n";
+  const INIT = rpc(1, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  });
 
   /** Reads stdout until `count` lines have arrived. */
-  async function readLines(reader: { read(): Promise<{ value?: Uint8Array; done: boolean }> }, count: number): Promise<string[]> {
+  async function readLines(
+    reader: { read(): Promise<{ value?: Uint8Array; done: boolean }> },
+    count: number,
+  ): Promise<string[]> {
     let buf = "";
     while (buf.split("\n").length <= count) {
       const { value, done } = await reader.read();
@@ -91,21 +134,38 @@ describe("engram mcp as a raw process", () => {
 
   test("writes only JSON-RPC lines to stdout, logs to stderr, takes ENGRAM_USER_ID and exits 0 when stdin closes", async () => {
     const proc = Bun.spawn(["bun", CLI, "mcp", store(), "--embedding-model=none", "--log-level=debug"], {
-      env: { ...ENV, ENGRAM_USER_ID: "env-user" }, stdin: "pipe", stdout: "pipe", stderr: "pipe",
+      env: { ...ENV, ENGRAM_USER_ID: "env-user" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
     });
-    proc.stdin.write(INIT + rpc(null, "notifications/initialized") + rpc(2, "tools/call", { name: "add_memories", arguments: { memory: "raw" } }));
+    proc.stdin.write(
+      INIT +
+        rpc(null, "notifications/initialized") +
+        rpc(2, "tools/call", { name: "add_memories", arguments: { memory: "raw" } }),
+    );
     proc.stdin.flush();
     const lines = await readLines(proc.stdout.getReader(), 2);
     proc.stdin.end();
     expect(await proc.exited).toBe(0);
     const messages = lines.map((l) => JSON.parse(l));
-    expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([["2.0", 1], ["2.0", 2]]);
+    expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([
+      ["2.0", 1],
+      ["2.0", 2],
+    ]);
     expect(messages[1].result.structuredContent.success).toBe(true);
-    expect(await new Response(proc.stderr).text()).toMatch(/DEBUG mcp tool tool="add_memories" user="env-user" ok=true ms=[\d.]+\n/);
+    expect(await new Response(proc.stderr).text()).toMatch(
+      /DEBUG mcp tool tool="add_memories" user="env-user" ok=true ms=[\d.]+\n/,
+    );
   });
 
   test("exits 0 on SIGTERM", async () => {
-    const proc = Bun.spawn(["bun", CLI, "mcp", store(), "--embedding-model=none"], { env: ENV, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bun", CLI, "mcp", store(), "--embedding-model=none"], {
+      env: ENV,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     proc.stdin.write(INIT);
     proc.stdin.flush();
     expect(JSON.parse((await readLines(proc.stdout.getReader(), 1))[0]!).result.serverInfo.name).toBe("engram");

@@ -9,7 +9,16 @@ import { createMcpServer, type McpContext } from "~/mcp/server";
 import { buildTestApp, type TestApp } from "../support/app";
 import { ROOT } from "../support/server-process";
 
-export const TOOL_NAMES = ["add_memories", "search_memory", "list_memories", "delete_all_memories", "get_memory", "update_memory", "delete_memory", "graph_traverse"];
+export const TOOL_NAMES = [
+  "add_memories",
+  "search_memory",
+  "list_memories",
+  "delete_all_memories",
+  "get_memory",
+  "update_memory",
+  "delete_memory",
+  "graph_traverse",
+];
 
 export async function connect(transport: Transport): Promise<Client> {
   const client = new Client({ name: "engram-test", version: "1.0.0" });
@@ -25,7 +34,9 @@ export interface InMemoryMcp {
 }
 
 /** `ctx` overrides the server's context; as a function it can wrap the app's services. */
-export async function inMemoryMcp(ctx: Partial<McpContext> | ((app: TestApp) => Partial<McpContext>) = {}): Promise<InMemoryMcp> {
+export async function inMemoryMcp(
+  ctx: Partial<McpContext> | ((app: TestApp) => Partial<McpContext>) = {},
+): Promise<InMemoryMcp> {
   const app = await buildTestApp();
   const overrides = typeof ctx === "function" ? ctx(app) : ctx;
   const server = createMcpServer({ services: async () => app.services, logger: app.services.logger, ...overrides });
@@ -43,7 +54,8 @@ export const bodyOf = (r: ToolResult): any => r.structuredContent;
 /** The text of a result's single text item. */
 export function textOf(r: ToolResult): string {
   const content = r.content as { type: string; text?: string }[];
-  if (content.length !== 1 || content[0]!.type !== "text") throw new Error(`expected one text item, got ${JSON.stringify(content)}`);
+  if (content.length !== 1 || content[0]!.type !== "text")
+    throw new Error(`expected one text item, got ${JSON.stringify(content)}`);
   return content[0]!.text!;
 }
 

@@ -3,7 +3,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
-  AddMemoriesInput, DeleteAllInput, ListMemoriesInput, MemoryRef, SearchMemoryInput, UpdateMemoryInput,
+  AddMemoriesInput,
+  DeleteAllInput,
+  ListMemoriesInput,
+  MemoryRef,
+  SearchMemoryInput,
+  UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { createLogger } from "~/shared/logger";
 import { TraverseBody } from "~/graph/graph.schema";
@@ -13,12 +18,19 @@ let m: InMemoryMcp;
 afterEach(() => m?.close());
 
 const HTTP_SCHEMAS = {
-  add_memories: AddMemoriesInput, search_memory: SearchMemoryInput, list_memories: ListMemoriesInput, delete_all_memories: DeleteAllInput,
-  get_memory: MemoryRef, update_memory: UpdateMemoryInput, delete_memory: MemoryRef, graph_traverse: TraverseBody,
+  add_memories: AddMemoriesInput,
+  search_memory: SearchMemoryInput,
+  list_memories: ListMemoriesInput,
+  delete_all_memories: DeleteAllInput,
+  get_memory: MemoryRef,
+  update_memory: UpdateMemoryInput,
+  delete_memory: MemoryRef,
+  graph_traverse: TraverseBody,
 };
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 const call = (name: string, args: Record<string, unknown>) => m.client.callTool({ name, arguments: args });
-const addOne = async (memory: string, user_id = "alice") => bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
+const addOne = async (memory: string, user_id = "alice") =>
+  bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
   test("lists the eight tools by their endpoint names", async () => {
@@ -58,8 +70,14 @@ describe("tools/list", () => {
     const additive = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
     const destructive = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
     expect(hints).toEqual({
-      add_memories: additive, search_memory: read, list_memories: read, delete_all_memories: destructive,
-      get_memory: read, update_memory: additive, delete_memory: destructive, graph_traverse: read,
+      add_memories: additive,
+      search_memory: read,
+      list_memories: read,
+      delete_all_memories: destructive,
+      get_memory: read,
+      update_memory: additive,
+      delete_memory: destructive,
+      graph_traverse: read,
     });
     expect(tools.find((t) => t.name === "search_memory")!.title).toBe("Search memory");
   });
@@ -99,7 +117,10 @@ describe("tools/call", () => {
     const results = http.body.results as { id: string; memory: string; score: number }[];
     expect(results).toHaveLength(2);
     expect(textOf(r)).toBe(
-      ["Found 2 memories, best first:", ...results.map((x, i) => `${i + 1}. ${x.memory} (score ${x.score.toFixed(3)}, id ${x.id})`)].join("\n"),
+      [
+        "Found 2 memories, best first:",
+        ...results.map((x, i) => `${i + 1}. ${x.memory} (score ${x.score.toFixed(3)}, id ${x.id})`),
+      ].join("\n"),
     );
     expect(textOf(await call("search_memory", { user_id: "alice", query: "sailing" }))).toBe("No matching memories.");
   });
@@ -109,11 +130,18 @@ describe("tools/call", () => {
     const [id] = await addOne("I live in Porto");
     const got = await call("get_memory", { user_id: "alice", memory_id: id });
     expect(got.structuredContent).toEqual((await m.app.get(`/get_memory?memory_id=${id}&user_id=alice`)).body);
-    const updated = await call("update_memory", { user_id: "alice", memory_id: id, memory: "I live in Lisbon", metadata: { importance: 80 } });
+    const updated = await call("update_memory", {
+      user_id: "alice",
+      memory_id: id,
+      memory: "I live in Lisbon",
+      metadata: { importance: 80 },
+    });
     const body = (await m.app.get(`/get_memory?memory_id=${id}&user_id=alice`)).body;
     expect(updated.structuredContent).toEqual(body);
     expect(body.version).toBe(2);
-    expect(textOf(updated)).toBe(`Memory ${id} (version 2, agent mcp-agent, updated ${body.updated_at}):\nI live in Lisbon\nmetadata: {"importance":80}`);
+    expect(textOf(updated)).toBe(
+      `Memory ${id} (version 2, agent mcp-agent, updated ${body.updated_at}):\nI live in Lisbon\nmetadata: {"importance":80}`,
+    );
     const deleted = await call("delete_memory", { user_id: "alice", memory_id: id });
     expect(deleted.structuredContent).toEqual({ success: true, deleted_count: 1 });
     expect(textOf(deleted)).toBe(`Deleted memory ${id}.`);
@@ -135,7 +163,9 @@ describe("tools/call", () => {
         `More: call list_memories again with cursor "${page.next_cursor}".`,
     );
     const next = await call("list_memories", { user_id: "alice", limit: 2, cursor: page.next_cursor });
-    expect((next.structuredContent as { results: { memory: string }[] }).results.map((x) => x.memory)).toEqual(["first"]);
+    expect((next.structuredContent as { results: { memory: string }[] }).results.map((x) => x.memory)).toEqual([
+      "first",
+    ]);
     expect(textOf(await call("list_memories", { user_id: "nobody" }))).toBe("No memories stored for this user.");
   });
 
@@ -155,22 +185,47 @@ describe("users", () => {
   test("a call without user_id and no default user is a VALIDATION_ERROR on user_id", async () => {
     m = await inMemoryMcp();
     const r = await call("add_memories", { memory: "orphan" });
-    expect(r).toEqual({ isError: true, content: [{ type: "text", text: JSON.stringify({ success: false, error: "user_id is required", code: "VALIDATION_ERROR", field: "user_id" }) }] });
+    expect(r).toEqual({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: JSON.stringify({
+            success: false,
+            error: "user_id is required",
+            code: "VALIDATION_ERROR",
+            field: "user_id",
+          }),
+        },
+      ],
+    });
   });
 
   test("the default user fills in a missing user_id, and an explicit user_id wins over it", async () => {
     m = await inMemoryMcp({ defaultUserId: "me" });
     await call("add_memories", { memory: "mine" });
     await call("add_memories", { memory: "alice's", user_id: "alice" });
-    expect((await m.app.get("/list_memories?user_id=me")).body.results.map((r: { memory: string }) => r.memory)).toEqual(["mine"]);
-    expect((await m.app.get("/list_memories?user_id=alice")).body.results.map((r: { memory: string }) => r.memory)).toEqual(["alice's"]);
+    expect(
+      (await m.app.get("/list_memories?user_id=me")).body.results.map((r: { memory: string }) => r.memory),
+    ).toEqual(["mine"]);
+    expect(
+      (await m.app.get("/list_memories?user_id=alice")).body.results.map((r: { memory: string }) => r.memory),
+    ).toEqual(["alice's"]);
   });
 
   test("another user's memory id is NOT_FOUND, exactly like an unknown id", async () => {
     m = await inMemoryMcp();
     const [id] = await addOne("secret", "bob");
-    expect(errorOf(await call("get_memory", { user_id: "alice", memory_id: id }))).toEqual({ success: false, error: `memory '${id}' not found`, code: "NOT_FOUND" });
-    expect(errorOf(await call("delete_memory", { user_id: "alice", memory_id: "no-such-id" }))).toEqual({ success: false, error: "memory 'no-such-id' not found", code: "NOT_FOUND" });
+    expect(errorOf(await call("get_memory", { user_id: "alice", memory_id: id }))).toEqual({
+      success: false,
+      error: `memory '${id}' not found`,
+      code: "NOT_FOUND",
+    });
+    expect(errorOf(await call("delete_memory", { user_id: "alice", memory_id: "no-such-id" }))).toEqual({
+      success: false,
+      error: "memory 'no-such-id' not found",
+      code: "NOT_FOUND",
+    });
   });
 });
 
@@ -190,7 +245,10 @@ describe("bad calls", () => {
       expect(errorOf(await call(tool, args))).toEqual(http.body);
     }
     expect(errorOf(await call("search_memory", { user_id: "alice", query: "x", limit: 0 }))).toEqual({
-      success: false, error: "limit: expected number to be greater or equal to 1", code: "VALIDATION_ERROR", field: "limit",
+      success: false,
+      error: "limit: expected number to be greater or equal to 1",
+      code: "VALIDATION_ERROR",
+      field: "limit",
     });
   });
 
@@ -200,18 +258,29 @@ describe("bad calls", () => {
     expect(e).toBeInstanceOf(McpError);
     expect((e as McpError).code).toBe(ErrorCode.InvalidParams);
     // The SDK prefixes "MCP error <code>: " when the server throws and again when the client rebuilds the error.
-    expect((e as McpError).message).toBe("MCP error -32602: MCP error -32602: unknown tool 'forget_everything'; call tools/list");
+    expect((e as McpError).message).toBe(
+      "MCP error -32602: MCP error -32602: unknown tool 'forget_everything'; call tools/list",
+    );
   });
 
   test("an unexpected failure is a generic INTERNAL_ERROR, with the details only in the log", async () => {
     const lines: string[] = [];
-    const boom = { get: () => { throw new Error("disk on fire"); } };
-    m = await inMemoryMcp((app) => ({ services: async () => ({ ...app.services, memory: boom as never }), logger: createLogger("error", (l) => lines.push(l)) }));
+    const boom = {
+      get: () => {
+        throw new Error("disk on fire");
+      },
+    };
+    m = await inMemoryMcp((app) => ({
+      services: async () => ({ ...app.services, memory: boom as never }),
+      logger: createLogger("error", (l) => lines.push(l)),
+    }));
     const body = errorOf(await call("get_memory", { user_id: "u", memory_id: "x" })) as { error: string; code: string };
     expect(body.code).toBe("INTERNAL_ERROR");
     const requestId = /^internal error \(request id ([0-9a-f-]{36})\)$/.exec(body.error)?.[1];
     expect(requestId).toBeDefined();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`ERROR unhandled error in MCP tool request_id="${requestId}" tool="get_memory" error="disk on fire\\nError: disk on fire`);
+    expect(lines[0]).toContain(
+      `ERROR unhandled error in MCP tool request_id="${requestId}" tool="get_memory" error="disk on fire\\nError: disk on fire`,
+    );
   });
 });

@@ -10,7 +10,10 @@ describe("toFtsQueries", () => {
   test("drops stopwords; a query made only of them is a phrase in its order first, then its words OR-ed", () => {
     expect(toFtsQueries("what is the plan")).toEqual(['"plan"']);
     expect(toFtsQueries("who is it")).toEqual(['"who" + "is" + "it"', '"who" OR "is" OR "it"']);
-    expect(toFtsQueries("It is, is it?", "u0000001")).toEqual(['"u0000001it" + "u0000001is" + "u0000001is" + "u0000001it"', '"u0000001it" OR "u0000001is"']);
+    expect(toFtsQueries("It is, is it?", "u0000001")).toEqual([
+      '"u0000001it" + "u0000001is" + "u0000001is" + "u0000001it"',
+      '"u0000001it" OR "u0000001is"',
+    ]);
     expect(toFtsQueries("it it")).toEqual(['"it" + "it"', '"it"']);
     expect(toFtsQueries("it")).toEqual(['"it"']);
   });
@@ -20,7 +23,9 @@ describe("toFtsQueries", () => {
   });
 
   test("reduces operators, quotes and punctuation to plain terms", () => {
-    expect(toFtsQueries('a NEAR(b c) "d* AND e" OR -f ^g col:h')).toEqual(['"near" OR "b" OR "c" OR "d" OR "e" OR "f" OR "g" OR "col" OR "h"']);
+    expect(toFtsQueries('a NEAR(b c) "d* AND e" OR -f ^g col:h')).toEqual([
+      '"near" OR "b" OR "c" OR "d" OR "e" OR "f" OR "g" OR "col" OR "h"',
+    ]);
   });
 
   test("answers nothing to try for text without a searchable term", () => {
@@ -36,8 +41,33 @@ describe("hostile search strings", () => {
   const t = buildTestApp();
   afterAll(async () => (await t).close());
   const hostile = [
-    '"', '""', "'", "*", "a*", "NEAR", "NEAR(a b, 3)", "(", ")", "((a)", "a AND", "OR OR OR", "NOT a", "a:b", "memory:x",
-    "^a", "-a", "+a", "{a b}", "[a]", "a\u0000b", "\u0000", "x".repeat(5000), "🙂🙂", "%", "\\", "'; DROP TABLE memories; --",
+    '"',
+    '""',
+    "'",
+    "*",
+    "a*",
+    "NEAR",
+    "NEAR(a b, 3)",
+    "(",
+    ")",
+    "((a)",
+    "a AND",
+    "OR OR OR",
+    "NOT a",
+    "a:b",
+    "memory:x",
+    "^a",
+    "-a",
+    "+a",
+    "{a b}",
+    "[a]",
+    "a\u0000b",
+    "\u0000",
+    "x".repeat(5000),
+    "🙂🙂",
+    "%",
+    "\\",
+    "'; DROP TABLE memories; --",
   ];
   test("never raise and still find memories by their plain words", async () => {
     const app = await t;

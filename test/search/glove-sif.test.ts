@@ -91,7 +91,9 @@ describe("ensureBuiltinModel", () => {
   });
 
   test("builds byte-identical models every time", () => {
-    expect(readValidManifest(join(modelsDir, "engram", "glove-sif"))?.sha256).toBe(readValidManifest(builtinModelDir)!.sha256);
+    expect(readValidManifest(join(modelsDir, "engram", "glove-sif"))?.sha256).toBe(
+      readValidManifest(builtinModelDir)!.sha256,
+    );
   });
 
   test("replaces a corrupted copy and leaves no temporary folders behind", async () => {

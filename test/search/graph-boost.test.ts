@@ -13,7 +13,12 @@ afterEach(async () => {
 
 describe("name matching (pure)", () => {
   const index = buildNameIndex([
-    [1, "door dash"], [2, "paris"], [3, "go"], [4, "paris"], [6, "the"], [7, "c++"],
+    [1, "door dash"],
+    [2, "paris"],
+    [3, "go"],
+    [4, "paris"],
+    [6, "the"],
+    [7, "c++"],
   ]);
 
   test("keys are lower-case words; stopwords and one-letter names are left out", () => {
@@ -41,9 +46,12 @@ async function hybridApp(boost: number): Promise<TestApp> {
   return app;
 }
 
-const add = (app: TestApp, memory: string, extra: Record<string, unknown> = {}) => app.post("/add_memories", { user_id: "u", memory, ...extra });
+const add = (app: TestApp, memory: string, extra: Record<string, unknown> = {}) =>
+  app.post("/add_memories", { user_id: "u", memory, ...extra });
 const memoriesFor = async (app: TestApp, query: string, extra: Record<string, unknown> = {}) =>
-  (await app.post("/search_memory", { user_id: "u", query, ...extra })).body.results.map((r: { memory: string }) => r.memory);
+  (await app.post("/search_memory", { user_id: "u", query, ...extra })).body.results.map(
+    (r: { memory: string }) => r.memory,
+  );
 
 // "Initech" is an entity of u's graph only through the first memory ("I work at Initech" has a cue);
 // the second says the name twice, so BM25 prefers it, but the extractor links nothing from it.
@@ -52,7 +60,10 @@ const UNLINKED = "Initech parking is full again, Initech should fix it";
 
 describe("graph boost in hybrid search (HTTP)", () => {
   test("a memory linked to an entity the query names ranks higher with the boost than without", async () => {
-    for (const [boost, first] of [[0, UNLINKED], [0.25, LINKED]] as const) {
+    for (const [boost, first] of [
+      [0, UNLINKED],
+      [0.25, LINKED],
+    ] as const) {
       t = await hybridApp(boost);
       await add(t, LINKED);
       await add(t, UNLINKED);
@@ -89,7 +100,7 @@ describe("GraphBoost.mentions", () => {
     expect(boost.mentions(filter(t), "Lisboa").size).toBe(1);
   });
 
-  test("a named entity no visible memory mentions (the user's own \"User\") does not dilute the shares", async () => {
+  test('a named entity no visible memory mentions (the user\'s own "User") does not dilute the shares', async () => {
     t = await buildTestApp();
     await add(t, "I work at Initech.");
     const boost = new GraphBoost(t.services.db);
@@ -112,7 +123,10 @@ describe("GraphBoost.mentions", () => {
     const node = db.query<{ node: number }, []>("SELECT node FROM graph_entities WHERE id = 'lisbon'").get()!.node;
     db.transaction(() => {
       for (let i = 0; i < MAX_MENTIONS; i++) {
-        db.run("INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'u', 'mcp-agent', 'x', 0, 0)", [`m${i}`]);
+        db.run(
+          "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'u', 'mcp-agent', 'x', 0, 0)",
+          [`m${i}`],
+        );
         db.run("INSERT INTO graph_mentions (user_id, memory_id, node) VALUES ('u', ?, ?)", [`m${i}`, node]);
       }
     })();

@@ -9,7 +9,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const memories = async (body: Record<string, unknown>) => (await t.post("/search_memory", body)).body.results.map((r: any) => r.memory);
+const memories = async (body: Record<string, unknown>) =>
+  (await t.post("/search_memory", body)).body.results.map((r: any) => r.memory);
 
 describe("keyword ranking", () => {
   test("finds visible matches even when 120 better matches are hidden by the session filter", async () => {
@@ -17,7 +18,10 @@ describe("keyword ranking", () => {
       const strong = Array.from({ length: 60 }, (_, i) => ({ role: "user", content: `apple apple apple ${half + i}` }));
       expect((await t.post("/add_memories", { user_id: "u", session_id: "s1", messages: strong })).status).toBe(200);
     }
-    const weak = ["an apple a day keeps the doctor away from the house", "she bought an apple pie at the market on saturday"];
+    const weak = [
+      "an apple a day keeps the doctor away from the house",
+      "she bought an apple pie at the market on saturday",
+    ];
     for (const memory of weak) await t.post("/add_memories", { user_id: "u", memory });
     expect((await memories({ user_id: "u", query: "apple", limit: 10 })).sort()).toEqual([...weak].sort());
     expect(await memories({ user_id: "u", query: "apple", limit: 3, session_id: "s1" })).toHaveLength(3);
@@ -41,9 +45,11 @@ describe("keyword ranking", () => {
   });
 
   test("gives the same head, in BM25 order, whatever the limit", async () => {
-    for (const memory of ["pear", "pear pear", "pear pear pear banana", "banana", "a pear and a plum", "plum"]) await t.post("/add_memories", { user_id: "u", memory });
+    for (const memory of ["pear", "pear pear", "pear pear pear banana", "banana", "a pear and a plum", "plum"])
+      await t.post("/add_memories", { user_id: "u", memory });
     const all = await memories({ user_id: "u", query: "pear plum", limit: 10 });
     expect(all).toHaveLength(5);
-    for (const limit of [1, 2, 3, 4]) expect(await memories({ user_id: "u", query: "pear plum", limit })).toEqual(all.slice(0, limit));
+    for (const limit of [1, 2, 3, 4])
+      expect(await memories({ user_id: "u", query: "pear plum", limit })).toEqual(all.slice(0, limit));
   });
 });

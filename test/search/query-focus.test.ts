@@ -4,7 +4,10 @@ import { focusQuery, FOCUS_MIN_SAMPLE, refreshAfter } from "~/search/query-focus
 import { buildTestApp } from "../support/app";
 import { LetterEmbedder } from "../support/embedders";
 
-const chat = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? `Melanie: note ${i} about pottery` : `Caroline: entry ${i} on the parade`));
+const chat = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    i % 2 ? `Melanie: note ${i} about pottery` : `Caroline: entry ${i} on the parade`,
+  );
 
 describe("focusQuery", () => {
   test("drops words found in more than a quarter of the sample (the speakers' names)", () => {
@@ -39,7 +42,8 @@ describe("a user's common words in the search service", () => {
   test("are read again once a tenth of their sample has been written, not after every write", async () => {
     const embedder = new RecordingEmbedder();
     const t = await buildTestApp({ embedder });
-    const add = (texts: string[]) => t.post("/add_memories", { user_id: "u", messages: texts.map((content) => ({ role: "user", content })) });
+    const add = (texts: string[]) =>
+      t.post("/add_memories", { user_id: "u", messages: texts.map((content) => ({ role: "user", content })) });
     const embedded = async (query: string) => {
       embedder.texts = [];
       expect((await t.post("/search_memory", { user_id: "u", query })).status).toBe(200);
@@ -47,7 +51,10 @@ describe("a user's common words in the search service", () => {
     };
     // Melanie in 10 of 39 memories: a share of 0.256, just over FOCUS_MAX_SHARE; a re-read after
     // 3 more memories would find 10 of 42 (0.238) and keep her in the query.
-    await add([...Array.from({ length: 10 }, (_, i) => `Melanie: note ${i} about pottery`), ...Array.from({ length: 29 }, (_, i) => `entry ${i} on the parade`)]);
+    await add([
+      ...Array.from({ length: 10 }, (_, i) => `Melanie: note ${i} about pottery`),
+      ...Array.from({ length: 29 }, (_, i) => `entry ${i} on the parade`),
+    ]);
     expect(await embedded("What did Melanie paint?")).toEqual(["What did  paint?"]);
     expect(refreshAfter(39)).toBe(4);
     await add(["plain note a", "plain note b", "plain note c"]);

@@ -10,7 +10,9 @@ const server = Bun.serve({
     const body = (await req.json()) as any;
     seen.push({ auth: req.headers.get("authorization"), body });
     if (body.model === "broken") return new Response("nope", { status: 500 });
-    return Response.json({ data: body.input.map((t: string, index: number) => ({ index, embedding: t === "zero" ? [0, 0, 0] : [3, 4, 0] })) });
+    return Response.json({
+      data: body.input.map((t: string, index: number) => ({ index, embedding: t === "zero" ? [0, 0, 0] : [3, 4, 0] })),
+    });
   },
 });
 afterAll(() => server.stop(true));

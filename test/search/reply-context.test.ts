@@ -32,15 +32,32 @@ describe("isQuestion", () => {
 
 describe("addReplies", () => {
   test("the reply gains share × the question's score, joining the ranking when absent", () => {
-    const scores = new Map([[1, 0.5], [2, 0.1]]);
-    addReplies(scores, new Map([[1, 2], [3, 4]]), 0.5);
+    const scores = new Map([
+      [1, 0.5],
+      [2, 0.1],
+    ]);
+    addReplies(
+      scores,
+      new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+      0.5,
+    );
     expect(scores.get(2)).toBeCloseTo(0.35);
     expect(scores.has(4)).toBe(false); // question 3 was not ranked: nothing to pass on
   });
 
   test("chained questions do not compound: gains come from the scores before any reply", () => {
     const scores = new Map([[1, 1]]);
-    addReplies(scores, new Map([[1, 2], [2, 3]]), 0.5);
+    addReplies(
+      scores,
+      new Map([
+        [1, 2],
+        [2, 3],
+      ]),
+      0.5,
+    );
     expect(scores.get(2)).toBeCloseTo(0.5);
     expect(scores.has(3)).toBe(false);
   });
@@ -49,19 +66,34 @@ describe("addReplies", () => {
 /** Stores one memory per text for user u (one request each, like a client streaming a chat). */
 async function store(app: TestApp, texts: string[], extra: Record<string, unknown> = {}): Promise<string[]> {
   const ids: string[] = [];
-  for (const memory of texts) ids.push(...(await app.post("/add_memories", { user_id: "u", memory, ...extra })).body.memory_ids);
+  for (const memory of texts)
+    ids.push(...(await app.post("/add_memories", { user_id: "u", memory, ...extra })).body.memory_ids);
   return ids;
 }
 
-const rowid = (app: TestApp, id: string) => app.services.db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
-const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = {}) => ({ userId: "u", sessionId: "", now: app.clock.now(), ...extra });
+const rowid = (app: TestApp, id: string) =>
+  app.services.db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
+const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = {}) => ({
+  userId: "u",
+  sessionId: "",
+  now: app.clock.now(),
+  ...extra,
+});
 
 describe("ReplyContext.replies", () => {
   test("pairs each question with the next memory of the same conversation", async () => {
     t = await buildTestApp();
-    const [q, a, statement] = await store(t, ["What are your pets' names?", "Luna and Oliver!", "I like tea.", "Sounds good"]);
+    const [q, a, statement] = await store(t, [
+      "What are your pets' names?",
+      "Luna and Oliver!",
+      "I like tea.",
+      "Sounds good",
+    ]);
     const rc = new ReplyContext(t.services.db);
-    const replies = rc.replies(filter(t), [q!, a!, statement!].map((id) => rowid(t!, id)));
+    const replies = rc.replies(
+      filter(t),
+      [q!, a!, statement!].map((id) => rowid(t!, id)),
+    );
     expect([...replies]).toEqual([[rowid(t, q!), rowid(t, a!)]]);
   });
 
@@ -99,16 +131,26 @@ describe("search with reply context (HTTP)", () => {
       "Caroline: My cat is called Bailey.",
       "Melanie: Pottery class was fun, names of glazes are hard to remember.",
     ]);
-    const r = await t.post("/search_memory", { user_id: "u", query: "What are the names of Melanie's pets?", limit: 3 });
+    const r = await t.post("/search_memory", {
+      user_id: "u",
+      query: "What are the names of Melanie's pets?",
+      limit: 3,
+    });
     const memories = r.body.results.map((x: { memory: string }) => x.memory);
-    expect(memories.slice(0, 2)).toEqual(["Caroline: That's awesome! What are your pets' names?", "Melanie: Luna and Oliver! They are so sweet."]);
+    expect(memories.slice(0, 2)).toEqual([
+      "Caroline: That's awesome! What are your pets' names?",
+      "Melanie: Luna and Oliver! They are so sweet.",
+    ]);
   });
 
   test("a reply no list ranked is read after the anchors and shown with its share of the score", async () => {
     t = await buildTestApp();
     await store(t, ["What are your pets' names?", "Luna and Oliver!"]);
     const r = await t.post("/search_memory", { user_id: "u", query: "pets names" });
-    expect(r.body.results.map((x: { memory: string; score: number }) => [x.memory, x.score])).toEqual([["What are your pets' names?", 1], ["Luna and Oliver!", 0.7]]);
+    expect(r.body.results.map((x: { memory: string; score: number }) => [x.memory, x.score])).toEqual([
+      ["What are your pets' names?", 1],
+      ["Luna and Oliver!", 0.7],
+    ]);
   });
 
   test("off (share 0), the reply is not found at all", async () => {

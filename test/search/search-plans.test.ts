@@ -10,15 +10,25 @@ const statements = new Set<string>();
 
 beforeAll(async () => {
   t = await buildTestApp({ embedder: builtinEmbedder() });
-  const messages = ["Where did we have dinner on my birthday?", "At the little Thai place by the river", "I adopted a puppy named Biscuit", "My sister teaches chemistry in Lisbon"];
-  await t.post("/add_memories", { user_id: "u", agent_id: "chat", messages: messages.map((content) => ({ role: "user", content })) });
+  const messages = [
+    "Where did we have dinner on my birthday?",
+    "At the little Thai place by the river",
+    "I adopted a puppy named Biscuit",
+    "My sister teaches chemistry in Lisbon",
+  ];
+  await t.post("/add_memories", {
+    user_id: "u",
+    agent_id: "chat",
+    messages: messages.map((content) => ({ role: "user", content })),
+  });
   const db = t.services.db;
   const query = db.query.bind(db);
   db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
 });
 afterAll(() => t.close());
 
-const plan = (sql: string) => (t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+const plan = (sql: string) =>
+  (t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
 
 /**
  * Plan lines of a statement that visit every memory of the user (or of the user's agent, or every
@@ -26,7 +36,11 @@ const plan = (sql: string) => (t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`
  */
 function walks(sql: string): string[] {
   if (/ORDER BY created_at DESC[^)]*LIMIT \?$/.test(sql.trim())) return [];
-  return plan(sql).filter((d) => /^SCAN (memories|m|a|n)\b/.test(d) || /USING (COVERING )?INDEX \w+ \(user_id=\?( AND agent_id=\?)?( AND expires_at>\?)?\)$/.test(d));
+  return plan(sql).filter(
+    (d) =>
+      /^SCAN (memories|m|a|n)\b/.test(d) ||
+      /USING (COVERING )?INDEX \w+ \(user_id=\?( AND agent_id=\?)?( AND expires_at>\?)?\)$/.test(d),
+  );
 }
 
 /** The statement reading the rows of ranked memories, which must look each one up by rowid. */
@@ -37,7 +51,8 @@ function rowsRead(sqls: string[]): string[] {
 }
 
 /** The statements (shortened) that walk, with their offending plan lines. */
-const walkers = (sqls: string[]) => sqls.map((s) => ({ sql: s.replace(/\s+/g, " ").slice(0, 60), walks: walks(s) })).filter((w) => w.walks.length);
+const walkers = (sqls: string[]) =>
+  sqls.map((s) => ({ sql: s.replace(/\s+/g, " ").slice(0, 60), walks: walks(s) })).filter((w) => w.walks.length);
 
 describe("query plans on the read path", () => {
   test("a hybrid search with reply context looks its rows up by rowid", async () => {

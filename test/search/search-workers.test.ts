@@ -26,14 +26,23 @@ const MEMORIES = [
   "Our team moved the standup meeting to half past nine",
   "My favourite hiking trail goes up to the old lighthouse",
 ];
-const QUERIES = ["what dog do I have", "where does my sister live", "birthday dinner", "deadline for the report", "morning drink", "meeting time", "walks outdoors"];
+const QUERIES = [
+  "what dog do I have",
+  "where does my sister live",
+  "birthday dinner",
+  "deadline for the report",
+  "morning drink",
+  "meeting time",
+  "walks outdoors",
+];
 
 const search = async (t: TestApp, body: Record<string, unknown>) => t.post("/search_memory", body);
 
 beforeAll(async () => {
   pooled = await buildTestApp({ options: { storeUrl: store, searchWorkers: 2 }, embedder: builtinEmbedder() });
   inThread = await buildTestApp({ options: { storeUrl: store, searchWorkers: 0 }, embedder: builtinEmbedder() });
-  for (const [i, memory] of MEMORIES.entries()) await pooled.post("/add_memories", { user_id: "alice", memory, agent_id: i % 2 ? "editor" : "chat" });
+  for (const [i, memory] of MEMORIES.entries())
+    await pooled.post("/add_memories", { user_id: "alice", memory, agent_id: i % 2 ? "editor" : "chat" });
   await pooled.post("/add_memories", { user_id: "bob", memory: "bob keeps a parrot called Captain" });
 });
 afterAll(async () => {
@@ -63,9 +72,14 @@ describe("search workers", () => {
   });
 
   test("see a memory the moment it is stored, and never again once it is deleted", async () => {
-    const added = await pooled.post("/add_memories", { user_id: "carol", memory: "carol's locker code is under the desk mat" });
+    const added = await pooled.post("/add_memories", {
+      user_id: "carol",
+      memory: "carol's locker code is under the desk mat",
+    });
     const id = added.body.memory_ids[0];
-    expect((await search(pooled, { user_id: "carol", query: "locker code" })).body.results.map((r: any) => r.id)).toEqual([id]);
+    expect(
+      (await search(pooled, { user_id: "carol", query: "locker code" })).body.results.map((r: any) => r.id),
+    ).toEqual([id]);
     await pooled.request("DELETE", `/delete_memory?memory_id=${id}&user_id=carol`);
     expect((await search(pooled, { user_id: "carol", query: "locker code" })).body.results).toEqual([]);
   });
@@ -93,7 +107,9 @@ describe("search workers", () => {
     for (let i = 0; i < 200 && !(pool.size === 2 && !slots.includes(first!)); i++) await Bun.sleep(10);
     expect(pool.size).toBe(2);
     expect(slots).not.toContain(first);
-    expect((await search(pooled, { user_id: "alice", query: "my puppy", limit: 1 })).body.results.map((r: any) => r.memory)).toEqual([MEMORIES[0]]);
+    expect(
+      (await search(pooled, { user_id: "alice", query: "my puppy", limit: 1 })).body.results.map((r: any) => r.memory),
+    ).toEqual([MEMORIES[0]]);
   });
 
   test("never return another user's memories", async () => {
@@ -113,8 +129,23 @@ describe("search workers", () => {
   });
 
   test("fail a search still waiting when they are closed, instead of leaving it hanging", async () => {
-    const pool = await RankPool.open({ workerUrl: WORKER, size: 1, path: join(dir, "engram.db"), nativeCacheDir: join(dir, "cache"), logger: silentLogger() });
-    const req = { filter: { userId: "alice", sessionId: "", now: Date.now() }, query: "dinner", vector: null, vectors: null, limit: 5, vectorOnly: false, graphBoost: 0, replyShare: 0 };
+    const pool = await RankPool.open({
+      workerUrl: WORKER,
+      size: 1,
+      path: join(dir, "engram.db"),
+      nativeCacheDir: join(dir, "cache"),
+      logger: silentLogger(),
+    });
+    const req = {
+      filter: { userId: "alice", sessionId: "", now: Date.now() },
+      query: "dinner",
+      vector: null,
+      vectors: null,
+      limit: 5,
+      vectorOnly: false,
+      graphBoost: 0,
+      replyShare: 0,
+    };
     expect((await pool.rank(req)).map((h) => h.memory)).toEqual([MEMORIES[2]!, MEMORIES[3]!]);
     const waiting = pool.rank(req);
     await pool.close();
@@ -123,7 +154,15 @@ describe("search workers", () => {
   });
 
   test("that cannot open the store make opening the pool fail with the reason", async () => {
-    const open = RankPool.open({ workerUrl: WORKER, size: 1, path: join(dir, "missing", "no.db"), nativeCacheDir: join(dir, "cache"), logger: silentLogger() });
-    await expect(open).rejects.toThrow(`search worker could not open the store: no store at ${join(dir, "missing", "no.db")}`);
+    const open = RankPool.open({
+      workerUrl: WORKER,
+      size: 1,
+      path: join(dir, "missing", "no.db"),
+      nativeCacheDir: join(dir, "cache"),
+      logger: silentLogger(),
+    });
+    await expect(open).rejects.toThrow(
+      `search worker could not open the store: no store at ${join(dir, "missing", "no.db")}`,
+    );
   });
 });

@@ -68,8 +68,14 @@ describe("degradation is visible", () => {
     t = await buildTestApp({ embedder: new BrokenEmbedder() });
     const h = await t.get("/health");
     expect(h.body).toEqual({
-      status: "degraded", version: "0.1.0",
-      search: { mode: "keyword", model: "test/broken", state: "failed", error: "model test/broken not found in /nowhere and remote download is disabled" },
+      status: "degraded",
+      version: "0.1.0",
+      search: {
+        mode: "keyword",
+        model: "test/broken",
+        state: "failed",
+        error: "model test/broken not found in /nowhere and remote download is disabled",
+      },
     });
     await t.post("/add_memories", { user_id: "u", memory: "still stored" });
     expect((await t.post("/search_memory", { user_id: "u", query: "stored" })).body.results).toHaveLength(1);
@@ -101,13 +107,20 @@ describe("changing the model", () => {
 describe("deletes that delete", () => {
   test("a deleted memory leaves no embedding behind in sqlite-vec's chunk storage", async () => {
     t = await buildTestApp({ embedder: builtinEmbedder() });
-    const id = (await t.post("/add_memories", { user_id: "u", memory: "my bank PIN is in the blue notebook" })).body.memory_ids[0];
+    const id = (await t.post("/add_memories", { user_id: "u", memory: "my bank PIN is in the blue notebook" })).body
+      .memory_ids[0];
     await t.post("/add_memories", { user_id: "u", memory: "keep this one" });
     const db = t.services.db;
-    const table = (db.query("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND sql LIKE '%vec0%'").get() as { name: string }).name;
+    const table = (
+      db.query("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND sql LIKE '%vec0%'").get() as { name: string }
+    ).name;
     const [vector] = (await t.services.search.embed(["my bank PIN is in the blue notebook"]))!;
     const bytes = Buffer.from(vector!.buffer);
-    const chunks = () => db.query<{ vectors: Uint8Array }, []>(`SELECT vectors FROM ${table}_vector_chunks00`).all().map((r) => Buffer.from(r.vectors));
+    const chunks = () =>
+      db
+        .query<{ vectors: Uint8Array }, []>(`SELECT vectors FROM ${table}_vector_chunks00`)
+        .all()
+        .map((r) => Buffer.from(r.vectors));
     expect(chunks().some((c) => c.includes(bytes))).toBe(true);
     await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
     expect(chunks().some((c) => c.includes(bytes))).toBe(false);

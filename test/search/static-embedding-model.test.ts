@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { staticModelFiles, writeStaticModel, type StaticEmbeddingTable } from "~/search/model/static-embedding-model.ts";
+import {
+  staticModelFiles,
+  writeStaticModel,
+  type StaticEmbeddingTable,
+} from "~/search/model/static-embedding-model.ts";
 import { wordpieceVocab } from "~/search/model/wordpiece-tokenizer-json.ts";
 import { TransformersEmbedder } from "~/search/transformers-embedder.ts";
 
@@ -84,7 +88,9 @@ describe("a static-embedding model run by ONNX Runtime through transformers.js",
 describe("loading a model that is not there", () => {
   test("an id missing from the models folder is refused when remote download is disabled", async () => {
     const missing = new TransformersEmbedder({ modelId: "nobody/nothing", modelsDir, allowRemote: false });
-    await expect(missing.ready()).rejects.toThrow(`model nobody/nothing not found in ${modelsDir} and remote download is disabled`);
+    await expect(missing.ready()).rejects.toThrow(
+      `model nobody/nothing not found in ${modelsDir} and remote download is disabled`,
+    );
   });
 
   test("a folder path without config.json is refused", async () => {
@@ -93,7 +99,11 @@ describe("loading a model that is not there", () => {
   });
 
   test("a model folder can also be given as a path", async () => {
-    const byPath = new TransformersEmbedder({ modelId: join(modelsDir, "tiny", "static"), modelsDir: "/nonexistent", allowRemote: false });
+    const byPath = new TransformersEmbedder({
+      modelId: join(modelsDir, "tiny", "static"),
+      modelsDir: "/nonexistent",
+      allowRemote: false,
+    });
     const [v] = await byPath.embed(["dog"]);
     expect([...v!]).toEqual([0, 1, 0]);
     await byPath.close();
@@ -117,8 +127,25 @@ describe("the model files", () => {
 
   test("the tokenizer puts the special tokens first and the words after them", () => {
     const tokenizer = JSON.parse(staticModelFiles(tinyTable(), "test")["tokenizer.json"]);
-    expect(tokenizer.model.vocab).toEqual({ "[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4, cat: 5, dog: 6, fish: 7, bird: 8, tree: 9 });
-    expect(tokenizer.normalizer).toEqual({ type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true });
+    expect(tokenizer.model.vocab).toEqual({
+      "[PAD]": 0,
+      "[UNK]": 1,
+      "[CLS]": 2,
+      "[SEP]": 3,
+      "[MASK]": 4,
+      cat: 5,
+      dog: 6,
+      fish: 7,
+      bird: 8,
+      tree: 9,
+    });
+    expect(tokenizer.normalizer).toEqual({
+      type: "BertNormalizer",
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    });
     expect(tokenizer.pre_tokenizer).toEqual({ type: "BertPreTokenizer" });
   });
 

@@ -19,13 +19,32 @@ afterEach(async () => {
 
 const storeFile = () => join(mkdtempSync(join(tmpdir(), "engram-erase-")), "engram.db");
 const vecTables = (db: Db) =>
-  db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'").all().map((r) => r.name);
-const vectorRowids = (db: Db, table: string) => db.query<{ rowid: number }, []>(`SELECT rowid FROM ${table} ORDER BY rowid`).all().map((r) => r.rowid);
-const rowidsOf = (db: Db, user: string) => db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid").all(user).map((r) => r.rowid);
+  db
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'",
+    )
+    .all()
+    .map((r) => r.name);
+const vectorRowids = (db: Db, table: string) =>
+  db
+    .query<{ rowid: number }, []>(`SELECT rowid FROM ${table} ORDER BY rowid`)
+    .all()
+    .map((r) => r.rowid);
+const rowidsOf = (db: Db, user: string) =>
+  db
+    .query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid")
+    .all(user)
+    .map((r) => r.rowid);
 
 async function addMany(app: TestApp, user: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 100)
-    await app.post("/add_memories", { user_id: user, messages: Array.from({ length: Math.min(100, n - i) }, (_, k) => ({ role: "user", content: `${user} note number ${i + k}` })) });
+    await app.post("/add_memories", {
+      user_id: user,
+      messages: Array.from({ length: Math.min(100, n - i) }, (_, k) => ({
+        role: "user",
+        content: `${user} note number ${i + k}`,
+      })),
+    });
 }
 
 describe("vector erasure", () => {
@@ -53,7 +72,10 @@ describe("vector erasure", () => {
 
   test("what a crash left queued is erased at the next start", async () => {
     const path = storeFile();
-    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 }, embedder: new LetterEmbedder() });
+    t = await buildTestApp({
+      options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 },
+      embedder: new LetterEmbedder(),
+    });
     await addMany(t, "alice", 4);
     const rowids = rowidsOf(t.services.db, "alice");
     const [table] = vecTables(t.services.db);
@@ -66,7 +88,10 @@ describe("vector erasure", () => {
     })();
     expect(vectorRowids(db, table!)).toEqual(rowids);
     db.close();
-    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 }, embedder: new LetterEmbedder() });
+    t = await buildTestApp({
+      options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 },
+      embedder: new LetterEmbedder(),
+    });
     await t.services.search.erasure.settled();
     expect(vectorRowids(t.services.db, table!)).toEqual([]);
     expect(t.services.search.erasure.pending).toBe(0);
@@ -74,7 +99,10 @@ describe("vector erasure", () => {
 
   test("waits for the current model before erasing what is queued", async () => {
     const path = storeFile();
-    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 }, embedder: new LetterEmbedder() });
+    t = await buildTestApp({
+      options: { storeUrl: `sqlite://${path}`, searchWorkers: 0 },
+      embedder: new LetterEmbedder(),
+    });
     await addMany(t, "alice", 3);
     const [table] = vecTables(t.services.db);
     const rowids = rowidsOf(t.services.db, "alice");
@@ -125,6 +153,8 @@ describe("vector erasure", () => {
     t.services.search.erasure.schedule();
     await t.services.search.erasure.settled();
     expect(vectorRowids(db, table!)).toContain(last);
-    expect((await t.post("/search_memory", { user_id: "bob", query: "brand new" })).body.results.map((r: any) => r.memory)).toEqual(["bob's brand new memory"]);
+    expect(
+      (await t.post("/search_memory", { user_id: "bob", query: "brand new" })).body.results.map((r: any) => r.memory),
+    ).toEqual(["bob's brand new memory"]);
   });
 });

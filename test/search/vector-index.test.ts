@@ -16,16 +16,30 @@ afterEach(async () => {
 });
 
 const vectors = (db: Db, table: string) =>
-  db.query(`SELECT rowid, user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`).all();
-const rowidsOf = (db: Db, user: string) => db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid").all(user).map((r) => r.rowid);
+  db
+    .query(
+      `SELECT rowid, user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`,
+    )
+    .all();
+const rowidsOf = (db: Db, user: string) =>
+  db
+    .query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid")
+    .all(user)
+    .map((r) => r.rowid);
 
 describe("vector index", () => {
   test("a user's chunks are found through an index, not by reading every user's chunks", async () => {
     const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
     const { table } = VectorIndex.forModel(db, "m", 4);
     // The statement sqlite-vec 0.1.9 runs for a KNN inside one partition (its text is in vec0.so).
-    const plan = db.query<{ detail: string }, [string]>(`EXPLAIN QUERY PLAN select chunk_id, validity, rowids from "main"."${table}_chunks" WHERE partition00 = ?`).all("u");
-    expect(plan.map((p) => p.detail)).toEqual([`SEARCH main.${table}_chunks USING INDEX ${table}_chunks_by_user (partition00=?)`]);
+    const plan = db
+      .query<{ detail: string }, [string]>(
+        `EXPLAIN QUERY PLAN select chunk_id, validity, rowids from "main"."${table}_chunks" WHERE partition00 = ?`,
+      )
+      .all("u");
+    expect(plan.map((p) => p.detail)).toEqual([
+      `SEARCH main.${table}_chunks USING INDEX ${table}_chunks_by_user (partition00=?)`,
+    ]);
     db.close();
   });
 
@@ -35,17 +49,34 @@ describe("vector index", () => {
     const db = t.services.db;
     const [table] = VectorIndex.tables(t.services.db) as [string];
     expect(table).toMatch(/^vec_[0-9a-f]{12}_26_c256$/);
-    expect(db.query(`SELECT length(vectors) AS bytes FROM ${table}_vector_chunks00`).all()).toEqual([{ bytes: CHUNK_SLOTS * 26 * 4 }]);
+    expect(db.query(`SELECT length(vectors) AS bytes FROM ${table}_vector_chunks00`).all()).toEqual([
+      { bytes: CHUNK_SLOTS * 26 * 4 },
+    ]);
   });
 
   test("a store of the earlier layout has its live vectors moved at start, and finds the same memories", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
     const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
     t = await buildTestApp({ options, embedder: new LetterEmbedder() });
-    await t.post("/add_memories", { user_id: "alice", agent_id: "chat", messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({ role: "user", content })) });
-    const bob = await t.post("/add_memories", { user_id: "bob", session_id: "s1", messages: [{ role: "user", content: "bob plays the cello" }], metadata: { temporary: true, expiresAt: Date.UTC(2027, 0, 1) } });
+    await t.post("/add_memories", {
+      user_id: "alice",
+      agent_id: "chat",
+      messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({
+        role: "user",
+        content,
+      })),
+    });
+    const bob = await t.post("/add_memories", {
+      user_id: "bob",
+      session_id: "s1",
+      messages: [{ role: "user", content: "bob plays the cello" }],
+      metadata: { temporary: true, expiresAt: Date.UTC(2027, 0, 1) },
+    });
     expect(bob.status).toBe(200);
-    const search = async () => (await t!.post("/search_memory", { user_id: "alice", query: "blue bike", limit: 3 })).body.results.map((r: any) => r.memory);
+    const search = async () =>
+      (await t!.post("/search_memory", { user_id: "alice", query: "blue bike", limit: 3 })).body.results.map(
+        (r: any) => r.memory,
+      );
     const before = await search();
     const [table] = VectorIndex.tables(t.services.db) as [string];
     const earlier = table.replace(/_c256$/, "");
@@ -55,14 +86,21 @@ describe("vector index", () => {
 
     // The same store as the earlier layout left it, with a crash between a delete and its erasure.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
-    db.run(`CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`);
-    db.run(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${table}`);
+    db.run(
+      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
+    );
+    db.run(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${table}`,
+    );
     db.run(`DROP TABLE ${table}`);
     db.run(`DELETE FROM memories WHERE rowid = ${gone}`);
     db.run(`INSERT INTO vector_erasures (memory_rowid) VALUES (${gone})`);
     const live = (vectors(db, earlier) as { rowid: number }[]).filter((v) => v.rowid !== gone);
     expect(live).toHaveLength(3);
-    expect(live.find((v: any) => v.user_id === "bob")).toMatchObject({ session_id: "s1", expires_at: Date.UTC(2027, 0, 1) });
+    expect(live.find((v: any) => v.user_id === "bob")).toMatchObject({
+      session_id: "s1",
+      expires_at: Date.UTC(2027, 0, 1),
+    });
     db.close();
 
     t = await buildTestApp({ options, embedder: new LetterEmbedder() });
@@ -76,7 +114,13 @@ describe("vector index", () => {
     const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
     const embedder = new LetterEmbedder();
     t = await buildTestApp({ options, embedder });
-    await t.post("/add_memories", { user_id: "alice", messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({ role: "user", content })) });
+    await t.post("/add_memories", {
+      user_id: "alice",
+      messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({
+        role: "user",
+        content,
+      })),
+    });
     const [table] = VectorIndex.tables(t.services.db) as [string];
     const earlier = table.replace(/_c256$/, "");
     const [untouched, rewritten, reused] = rowidsOf(t.services.db, "alice") as [number, number, number];
@@ -87,14 +131,24 @@ describe("vector index", () => {
     // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and its
     // rowid reused by a memory of bob's without a vector yet.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
-    db.run(`CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`);
+    db.run(
+      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
+    );
     const newer = [1, ...Array(25).fill(0)];
-    db.query(`INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`).run(rewritten, new Float32Array(newer), Number.MAX_SAFE_INTEGER);
+    db.query(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`,
+    ).run(rewritten, new Float32Array(newer), Number.MAX_SAFE_INTEGER);
     db.run(`DELETE FROM memories WHERE rowid = ${reused}`);
-    db.query("INSERT INTO memories (rowid, id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'bob-1', 'bob', 'default', 'zzz', 0, 0)").run(reused);
+    db.query(
+      "INSERT INTO memories (rowid, id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'bob-1', 'bob', 'default', 'zzz', 0, 0)",
+    ).run(reused);
     db.query("INSERT INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)").run(reused, embedder.modelId);
     const stale = (vectors(db, table) as any[]).map((v) => [v.rowid, v.user_id]);
-    expect(stale).toEqual([[untouched, "alice"], [rewritten, "alice"], [reused, "alice"]]);
+    expect(stale).toEqual([
+      [untouched, "alice"],
+      [rewritten, "alice"],
+      [reused, "alice"],
+    ]);
     db.close();
 
     t = await buildTestApp({ options, embedder });
@@ -102,14 +156,23 @@ describe("vector index", () => {
     expect(VectorIndex.tables(t.services.db)).toEqual([table]);
     const floats = () =>
       t!.services.db
-        .query<{ rowid: number; user_id: string; embedding: Uint8Array }, []>(`SELECT rowid, user_id, embedding FROM ${table} ORDER BY rowid`)
+        .query<{ rowid: number; user_id: string; embedding: Uint8Array }, []>(
+          `SELECT rowid, user_id, embedding FROM ${table} ORDER BY rowid`,
+        )
         .all()
         .map((v) => [v.rowid, v.user_id, [...new Float32Array(v.embedding.buffer, v.embedding.byteOffset, 26)]]);
     // Right after the move: only what the earlier version wrote.
     expect(floats()).toEqual([[rewritten, "alice", newer]]);
     // The re-embedding at start writes the others again, from their current texts.
     expect(await t.services.search.reembedMissing()).toBe(2);
-    const [bees, zzz] = (await embedder.embed(["I keep bees on the roof", "zzz"])).map((v) => [...v!]) as [number[], number[]];
-    expect(floats()).toEqual([[untouched, "alice", bees], [rewritten, "alice", newer], [reused, "bob", zzz]]);
+    const [bees, zzz] = (await embedder.embed(["I keep bees on the roof", "zzz"])).map((v) => [...v!]) as [
+      number[],
+      number[],
+    ];
+    expect(floats()).toEqual([
+      [untouched, "alice", bees],
+      [rewritten, "alice", newer],
+      [reused, "bob", zzz],
+    ]);
   });
 });

@@ -22,7 +22,8 @@ describe("isolation between users", () => {
       await t.get(`/sessions/${s.id}?user_id=mallory`),
       await t.post(`/sessions/${s.id}/touch`, { user_id: "mallory" }),
       await t.post(`/sessions/${s.id}/end`, { user_id: "mallory" }),
-    ]) expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expected });
+    ])
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: expected });
     expect((await t.get(`/sessions/${s.id}?user_id=alice`)).body.session.state).toBe("active");
   });
 
@@ -58,8 +59,14 @@ describe("GET /sessions", () => {
     expect(await ids("&state=archived")).toEqual([]);
     expect(await ids("&agent_id=cursor")).toEqual([first.id]);
     const page = await t.get("/sessions?user_id=alice&limit=2");
-    expect({ ids: page.body.results.map((s: any) => s.id), total: page.body.total, has_more: page.body.has_more }).toEqual({
-      ids: [third.id, second.id], total: 3, has_more: true,
+    expect({
+      ids: page.body.results.map((s: any) => s.id),
+      total: page.body.total,
+      has_more: page.body.has_more,
+    }).toEqual({
+      ids: [third.id, second.id],
+      total: 3,
+      has_more: true,
     });
   });
 
@@ -76,7 +83,11 @@ describe("bad input", () => {
     ["create with a non-string agent_id", () => t.post("/sessions", { user_id: "u", agent_id: 5 }), "agent_id"],
     ["create with an over-long device", () => t.post("/sessions", { user_id: "u", device: "x".repeat(65) }), "device"],
     ["create with array metadata", () => t.post("/sessions", { user_id: "u", metadata: [1] }), "metadata"],
-    ["create with metadata over 16 KiB", () => t.post("/sessions", { user_id: "u", metadata: { x: "y".repeat(17_000) } }), "metadata"],
+    [
+      "create with metadata over 16 KiB",
+      () => t.post("/sessions", { user_id: "u", metadata: { x: "y".repeat(17_000) } }),
+      "metadata",
+    ],
     ["list without user_id", () => t.get("/sessions"), "user_id"],
     ["list with an unknown state", () => t.get("/sessions?user_id=u&state=sleeping"), "state"],
     ["list with limit 0", () => t.get("/sessions?user_id=u&limit=0"), "limit"],

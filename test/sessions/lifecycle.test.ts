@@ -17,8 +17,18 @@ describe("a new session", () => {
     expect(res.body).toEqual({
       success: true,
       session: {
-        id: expect.any(String), user_id: "alice", agent_id: "mcp-agent", device: "web", metadata: { app: "cli" }, state: "active",
-        created_at: at(), last_activity_at: at(), expires_at: at(DAY), ended_at: null, end_reason: null, archived_at: null,
+        id: expect.any(String),
+        user_id: "alice",
+        agent_id: "mcp-agent",
+        device: "web",
+        metadata: { app: "cli" },
+        state: "active",
+        created_at: at(),
+        last_activity_at: at(),
+        expires_at: at(DAY),
+        ended_at: null,
+        end_reason: null,
+        archived_at: null,
       },
     });
     expect(await read(t, res.body.session.id)).toEqual(res.body.session);
@@ -26,9 +36,15 @@ describe("a new session", () => {
 
   test("carries warn_at = expires_at − warnBeforeExpiry only when the policy sets warnBeforeExpiry", async () => {
     expect((await start(t)).warn_at).toBeUndefined();
-    await setSessionPolicy(t, { lifecycle: lifecycle({ maxDuration: "2h", warnBeforeExpiry: "10m" }), cleanup: { autoExpireIdle: true } });
+    await setSessionPolicy(t, {
+      lifecycle: lifecycle({ maxDuration: "2h", warnBeforeExpiry: "10m" }),
+      cleanup: { autoExpireIdle: true },
+    });
     const s = await start(t);
-    expect({ expires_at: s.expires_at, warn_at: s.warn_at }).toEqual({ expires_at: at(2 * HOUR), warn_at: at(2 * HOUR - 10 * MIN) });
+    expect({ expires_at: s.expires_at, warn_at: s.warn_at }).toEqual({
+      expires_at: at(2 * HOUR),
+      warn_at: at(2 * HOUR - 10 * MIN),
+    });
   });
 });
 
@@ -41,7 +57,11 @@ describe("idle and ended by time", () => {
     expect((await read(t, s.id)).state).toBe("idle");
     const touched = await touch(t, s.id);
     expect(touched.status).toBe(200);
-    expect(touched.body.session).toMatchObject({ state: "active", last_activity_at: at(30 * MIN), expires_at: at(30 * MIN + DAY) });
+    expect(touched.body.session).toMatchObject({
+      state: "active",
+      last_activity_at: at(30 * MIN),
+      expires_at: at(30 * MIN + DAY),
+    });
   });
 
   test("with autoExpireIdle an idle session ends after a second idleTimeout, ended_at being that instant", async () => {
@@ -72,10 +92,17 @@ describe("autoExtend", () => {
   });
 
   test("off: touch keeps expires_at and the session ends at created_at + maxDuration despite activity", async () => {
-    await setSessionPolicy(t, { lifecycle: lifecycle({ maxDuration: "1h", autoExtend: false }), cleanup: { autoExpireIdle: true } });
+    await setSessionPolicy(t, {
+      lifecycle: lifecycle({ maxDuration: "1h", autoExtend: false }),
+      cleanup: { autoExpireIdle: true },
+    });
     const s = await start(t);
     t.clock.advance(50 * MIN);
-    expect((await touch(t, s.id)).body.session).toMatchObject({ state: "active", last_activity_at: at(50 * MIN), expires_at: at(HOUR) });
+    expect((await touch(t, s.id)).body.session).toMatchObject({
+      state: "active",
+      last_activity_at: at(50 * MIN),
+      expires_at: at(HOUR),
+    });
     t.clock.advance(10 * MIN);
     expect(await read(t, s.id)).toMatchObject({ state: "ended", ended_at: at(HOUR), end_reason: "max_duration" });
   });
@@ -87,7 +114,11 @@ describe("touch and end on ended sessions", () => {
     await end(t, s.id);
     const res = await touch(t, s.id);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, code: "CONFLICT", error: `session '${s.id}' has ended (explicit); start a new session` });
+    expect(res.body).toEqual({
+      success: false,
+      code: "CONFLICT",
+      error: `session '${s.id}' has ended (explicit); start a new session`,
+    });
     expect((await read(t, s.id)).last_activity_at).toBe(at());
   });
 
@@ -114,14 +145,20 @@ describe("touch and end on ended sessions", () => {
   test("end on a session that already timed out records the time-out, not a new end", async () => {
     const s = await start(t);
     t.clock.advance(3 * HOUR);
-    expect((await end(t, s.id)).body.session).toMatchObject({ state: "ended", ended_at: at(HOUR), end_reason: "idle_timeout" });
+    expect((await end(t, s.id)).body.session).toMatchObject({
+      state: "ended",
+      ended_at: at(HOUR),
+      end_reason: "idle_timeout",
+    });
     expect((await t.post("/sessions/expire-idle", {})).body).toEqual({ success: true, idled: 0, ended: 0 });
   });
 });
 
 describe("the policy that applies", () => {
   test("a memory-space override changes the rules for sessions of that agent only", async () => {
-    const put = await t.request("PUT", "/governance/overrides/cursor", { sessions: { lifecycle: { idleTimeout: "5m" } } });
+    const put = await t.request("PUT", "/governance/overrides/cursor", {
+      sessions: { lifecycle: { idleTimeout: "5m" } },
+    });
     expect(put.status).toBe(200);
     const cursor = await start(t, { agent_id: "cursor" });
     const other = await start(t);

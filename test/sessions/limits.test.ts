@@ -10,7 +10,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const limits = (l: Record<string, unknown>) => setSessionPolicy(t, { lifecycle: lifecycle(), cleanup: { autoExpireIdle: true }, limits: l });
+const limits = (l: Record<string, unknown>) =>
+  setSessionPolicy(t, { lifecycle: lifecycle(), cleanup: { autoExpireIdle: true }, limits: l });
 
 describe("maxActiveSessions", () => {
   test("the session over the limit answers 409 CONFLICT with a message naming the limit", async () => {
@@ -22,7 +23,8 @@ describe("maxActiveSessions", () => {
     expect(res.body).toEqual({
       success: false,
       code: "CONFLICT",
-      error: "session limit reached: user 'alice' already has 2 active or idle sessions in memory space 'mcp-agent' (maxActiveSessions 2); end one or let it expire",
+      error:
+        "session limit reached: user 'alice' already has 2 active or idle sessions in memory space 'mcp-agent' (maxActiveSessions 2); end one or let it expire",
     });
     expect((await t.get("/sessions?user_id=alice")).body.total).toBe(2);
   });
@@ -54,8 +56,12 @@ describe("maxActiveSessions", () => {
 
   test("a null limit in an override lifts the organization's limit for that space", async () => {
     await limits({ maxActiveSessions: 1 });
-    expect((await t.request("PUT", "/governance/overrides/cursor", { sessions: { limits: { maxActiveSessions: null } } })).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await t.post("/sessions", { user_id: "alice", agent_id: "cursor" })).status).toBe(200);
+    expect(
+      (await t.request("PUT", "/governance/overrides/cursor", { sessions: { limits: { maxActiveSessions: null } } }))
+        .status,
+    ).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.post("/sessions", { user_id: "alice", agent_id: "cursor" })).status).toBe(200);
   });
 });
 
@@ -68,7 +74,8 @@ describe("maxSessionsPerDevice", () => {
     expect(res.body).toEqual({
       success: false,
       code: "CONFLICT",
-      error: "session limit reached: user 'alice' already has 1 active or idle 'mobile' sessions in memory space 'mcp-agent' (maxSessionsPerDevice 1); end one or let it expire",
+      error:
+        "session limit reached: user 'alice' already has 1 active or idle 'mobile' sessions in memory space 'mcp-agent' (maxSessionsPerDevice 1); end one or let it expire",
     });
     expect((await t.post("/sessions", { user_id: "alice", device: "web" })).status).toBe(200);
     expect((await t.post("/sessions", { user_id: "alice" })).status).toBe(200);
@@ -78,7 +85,9 @@ describe("maxSessionsPerDevice", () => {
   test("both limits apply together; maxActiveSessions is checked first", async () => {
     await limits({ maxActiveSessions: 2, maxSessionsPerDevice: 1 });
     await start(t, { device: "web" });
-    expect((await t.post("/sessions", { user_id: "alice", device: "web" })).body.error).toContain("maxSessionsPerDevice 1");
+    expect((await t.post("/sessions", { user_id: "alice", device: "web" })).body.error).toContain(
+      "maxSessionsPerDevice 1",
+    );
     await start(t, { device: "cli" });
     expect((await t.post("/sessions", { user_id: "alice", device: "tv" })).body.error).toContain("maxActiveSessions 2");
   });

@@ -14,7 +14,12 @@ export async function setSessionPolicy(t: TestApp, sessions: Record<string, unkn
   expect(res.status).toBe(200);
 }
 
-export const lifecycle = (o: Record<string, unknown> = {}) => ({ idleTimeout: "30m", maxDuration: "24h", autoExtend: true, ...o });
+export const lifecycle = (o: Record<string, unknown> = {}) => ({
+  idleTimeout: "30m",
+  maxDuration: "24h",
+  autoExtend: true,
+  ...o,
+});
 
 export async function start(t: TestApp, body: Record<string, unknown> = {}): Promise<any> {
   const res = await t.post("/sessions", { user_id: "alice", ...body });
@@ -22,7 +27,8 @@ export async function start(t: TestApp, body: Record<string, unknown> = {}): Pro
   return res.body.session;
 }
 
-export const read = async (t: TestApp, id: string, user = "alice") => (await t.get(`/sessions/${id}?user_id=${user}`)).body.session;
+export const read = async (t: TestApp, id: string, user = "alice") =>
+  (await t.get(`/sessions/${id}?user_id=${user}`)).body.session;
 export const touch = (t: TestApp, id: string, user = "alice") => t.post(`/sessions/${id}/touch`, { user_id: user });
 export const end = (t: TestApp, id: string, user = "alice") => t.post(`/sessions/${id}/end`, { user_id: user });
 

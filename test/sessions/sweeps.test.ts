@@ -10,7 +10,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const cleanupPolicy = (cleanup: Record<string, unknown>) => setSessionPolicy(t, { lifecycle: lifecycle(), cleanup: { autoExpireIdle: true, ...cleanup } });
+const cleanupPolicy = (cleanup: Record<string, unknown>) =>
+  setSessionPolicy(t, { lifecycle: lifecycle(), cleanup: { autoExpireIdle: true, ...cleanup } });
 
 describe("POST /sessions/expire-idle", () => {
   test("moves quiet active sessions to idle and timed-out ones to ended, and answers the counts", async () => {
@@ -44,9 +45,21 @@ describe("POST /sessions/expire-idle", () => {
     await start(t, { user_id: "bob" });
     await start(t, { user_id: "bob", agent_id: "cursor" });
     t.clock.advance(45 * MIN);
-    expect((await t.post("/sessions/expire-idle", { user_id: "bob", agent_id: "cursor" })).body).toEqual({ success: true, idled: 1, ended: 0 });
-    expect((await t.post("/sessions/expire-idle", { user_id: "bob" })).body).toEqual({ success: true, idled: 1, ended: 0 });
-    expect((await t.post("/sessions/expire-idle", { agent_id: "mcp-agent" })).body).toEqual({ success: true, idled: 1, ended: 0 });
+    expect((await t.post("/sessions/expire-idle", { user_id: "bob", agent_id: "cursor" })).body).toEqual({
+      success: true,
+      idled: 1,
+      ended: 0,
+    });
+    expect((await t.post("/sessions/expire-idle", { user_id: "bob" })).body).toEqual({
+      success: true,
+      idled: 1,
+      ended: 0,
+    });
+    expect((await t.post("/sessions/expire-idle", { agent_id: "mcp-agent" })).body).toEqual({
+      success: true,
+      idled: 1,
+      ended: 0,
+    });
   });
 
   test("without autoExpireIdle idle sessions stay idle and only maxDuration ends them", async () => {
@@ -123,9 +136,18 @@ describe("POST /sessions/cleanup", () => {
     const kept = await start(t);
     const gone = await start(t, { agent_id: "cursor" });
     const bobs = await start(t, { user_id: "bob", agent_id: "cursor" });
-    for (const [id, user] of [[kept.id, "alice"], [gone.id, "alice"], [bobs.id, "bob"]] as const) await end(t, id, user);
+    for (const [id, user] of [
+      [kept.id, "alice"],
+      [gone.id, "alice"],
+      [bobs.id, "bob"],
+    ] as const)
+      await end(t, id, user);
     t.clock.advance(2 * DAY);
-    expect((await t.post("/sessions/cleanup", { user_id: "alice" })).body).toEqual({ success: true, archived: 0, deleted: 1 });
+    expect((await t.post("/sessions/cleanup", { user_id: "alice" })).body).toEqual({
+      success: true,
+      archived: 0,
+      deleted: 1,
+    });
     expect((await read(t, kept.id)).state).toBe("ended");
     expect((await read(t, bobs.id, "bob")).state).toBe("ended");
   });

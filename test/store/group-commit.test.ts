@@ -23,7 +23,11 @@ afterEach(() => {
 });
 
 const insert = (x: string) => () => db.query("INSERT INTO t (x) VALUES (?) RETURNING x").get(x) as { x: string };
-const rows = () => other.query<{ x: string }, []>("SELECT x FROM t ORDER BY x").all().map((r) => r.x);
+const rows = () =>
+  other
+    .query<{ x: string }, []>("SELECT x FROM t ORDER BY x")
+    .all()
+    .map((r) => r.x);
 
 describe("group commit", () => {
   test("writes issued in the same turn commit together, each caller getting its own result", async () => {
@@ -50,7 +54,10 @@ describe("group commit", () => {
     });
     const [f, a, b] = await Promise.allSettled([failing, writes.run(insert("a")), writes.run(insert("b"))]);
     expect(f.status === "rejected" && String(f.reason)).toMatch(/UNIQUE constraint failed/);
-    expect([a, b]).toEqual([{ status: "fulfilled", value: { x: "a" } }, { status: "fulfilled", value: { x: "b" } }]);
+    expect([a, b]).toEqual([
+      { status: "fulfilled", value: { x: "a" } },
+      { status: "fulfilled", value: { x: "b" } },
+    ]);
     expect(rows()).toEqual(["a", "b"]);
   });
 
@@ -61,11 +68,19 @@ describe("group commit", () => {
   });
 
   test("an error that ends the whole transaction fails every write of the group, and none is half-committed", async () => {
-    db.run("CREATE TRIGGER t_abort BEFORE INSERT ON t WHEN NEW.x = 'abort' BEGIN SELECT RAISE(ROLLBACK, 'aborted by trigger'); END");
+    db.run(
+      "CREATE TRIGGER t_abort BEFORE INSERT ON t WHEN NEW.x = 'abort' BEGIN SELECT RAISE(ROLLBACK, 'aborted by trigger'); END",
+    );
     const writes = new GroupCommit(db);
-    const settled = await Promise.allSettled([writes.run(insert("a")), writes.run(insert("abort")), writes.run(insert("c"))]);
+    const settled = await Promise.allSettled([
+      writes.run(insert("a")),
+      writes.run(insert("abort")),
+      writes.run(insert("c")),
+    ]);
     expect(settled.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
-    expect(settled.map((r) => r.status === "rejected" && String(r.reason))).toEqual(Array(3).fill("SQLiteError: aborted by trigger"));
+    expect(settled.map((r) => r.status === "rejected" && String(r.reason))).toEqual(
+      Array(3).fill("SQLiteError: aborted by trigger"),
+    );
     expect(rows()).toEqual([]);
     expect(db.inTransaction).toBe(false);
     expect(await writes.run(insert("after"))).toEqual({ x: "after" });

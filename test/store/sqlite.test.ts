@@ -35,7 +35,9 @@ describe("openDb", () => {
     const reader = await connect(path);
     writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
     const insert = writer.query("INSERT INTO t (body) VALUES (?)");
-    const count = reader.query<{ n: number; bytes: number }, []>("SELECT count(*) AS n, coalesce(sum(length(body)), 0) AS bytes FROM t");
+    const count = reader.query<{ n: number; bytes: number }, []>(
+      "SELECT count(*) AS n, coalesce(sum(length(body)), 0) AS bytes FROM t",
+    );
     expect(count.get()).toEqual({ n: 0, bytes: 0 });
     for (let round = 1; round <= 3; round++) {
       writer.transaction(() => {

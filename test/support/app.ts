@@ -9,17 +9,35 @@ import type { Embedder } from "~/search/embedder";
 export interface TestApp {
   services: Engine;
   clock: FakeClock;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
-  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   raw(req: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function buildTestApp(opts: { options?: ServerOptions; embedder?: Embedder | null; env?: Record<string, string> } = {}): Promise<TestApp> {
-  const config = loadConfig({ options: { storeUrl: "sqlite::memory:", ...opts.options }, env: { HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env } });
+export async function buildTestApp(
+  opts: { options?: ServerOptions; embedder?: Embedder | null; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    options: { storeUrl: "sqlite::memory:", ...opts.options },
+    env: { HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env },
+  });
   const clock = new FakeClock(Date.UTC(2026, 5, 1));
-  const services = await buildServices(config, { clock, logger: silentLogger(), embedder: opts.embedder === undefined ? null : opts.embedder });
+  const services = await buildServices(config, {
+    clock,
+    logger: silentLogger(),
+    embedder: opts.embedder === undefined ? null : opts.embedder,
+  });
   const { handle: raw } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
@@ -36,7 +54,10 @@ export async function buildTestApp(opts: { options?: ServerOptions; embedder?: E
     return { status: res.status, body: parsed, headers: res.headers };
   };
   return {
-    services, clock, raw, request,
+    services,
+    clock,
+    raw,
+    request,
     get: (path, headers) => request("GET", path, undefined, headers),
     post: (path, body, headers) => request("POST", path, body, headers),
     close: () => services.close(),

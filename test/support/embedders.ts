@@ -4,7 +4,8 @@ import { TransformersEmbedder } from "~/search/transformers-embedder";
 import { normalise, type Embedder } from "~/search/embedder";
 import { testModelsDir } from "./preload";
 
-export const builtinEmbedder = () => new TransformersEmbedder({ modelId: "engram/glove-sif", modelsDir: testModelsDir, allowRemote: false });
+export const builtinEmbedder = () =>
+  new TransformersEmbedder({ modelId: "engram/glove-sif", modelsDir: testModelsDir, allowRemote: false });
 
 /** Hashes letters into a small vector: crude but deterministic, with its own dimension. */
 export class LetterEmbedder implements Embedder {

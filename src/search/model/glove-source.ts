@@ -121,7 +121,8 @@ export function readGlove(bytes: Uint8Array, options: ReadGloveOptions): GloveVe
   let pos = vectorsAt + '"vectors":{'.length;
   while (words.length < options.limit && buf[pos] === QUOTE) {
     const [word, afterKey] = readKey(buf, pos);
-    if (buf[afterKey] !== COLON || buf[afterKey + 1] !== OPEN_BRACKET) throw new Error(`GloVe source: bad entry for "${word}"`);
+    if (buf[afterKey] !== COLON || buf[afterKey + 1] !== OPEN_BRACKET)
+      throw new Error(`GloVe source: bad entry for "${word}"`);
     const close = buf.indexOf(CLOSE_BRACKET, afterKey + 2);
     if (options.accept(word)) {
       const count = parseNumbers(buf, afterKey + 2, close, values);

@@ -4,11 +4,18 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-export async function installFolder(target: string, fill: (tmp: string) => Promise<void>, isCurrent: (dir: string) => boolean): Promise<string> {
+export async function installFolder(
+  target: string,
+  fill: (tmp: string) => Promise<void>,
+  isCurrent: (dir: string) => boolean,
+): Promise<string> {
   if (isCurrent(target)) return target;
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
-  const tmp = join(parent, `.${basename(target)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+  const tmp = join(
+    parent,
+    `.${basename(target)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`,
+  );
   try {
     await fill(tmp);
     // Verifying the fresh copy also records it as verified, for cheap checks at later starts.

@@ -38,7 +38,12 @@ export function applySifWeights(vectors: Float32Array, d: number, p: Float64Arra
  * "first principal component of the sentence embeddings" converges to on a corpus with these word
  * frequencies — computed exactly instead of from sampled sentences, so the build is deterministic.
  */
-export function expectedSentenceMoment(vectors: Float32Array, d: number, p: Float64Array, sentenceLength: number): Float64Array {
+export function expectedSentenceMoment(
+  vectors: Float32Array,
+  d: number,
+  p: Float64Array,
+  sentenceLength: number,
+): Float64Array {
   let total = 0;
   for (const pi of p) total += pi;
   const mean = new Float64Array(d);
@@ -124,7 +129,8 @@ export function quantiseRows(vectors: Float32Array, d: number): { rows: Int8Arra
     if (max === 0) continue;
     const scale = Math.fround(max / 127);
     scales[i] = scale;
-    for (let j = 0; j < d; j++) rows[i * d + j] = Math.max(-127, Math.min(127, Math.round(vectors[i * d + j]! / scale)));
+    for (let j = 0; j < d; j++)
+      rows[i * d + j] = Math.max(-127, Math.min(127, Math.round(vectors[i * d + j]! / scale)));
   }
   return { rows, scales };
 }

@@ -3,11 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeModel, OnnxDataType, rawBytes, type OnnxModel } from "~/search/model/onnx-writer.ts";
-import {
-  MODEL_MAX_LENGTH,
-  tokenizerConfigJson,
-  tokenizerJson,
-} from "~/search/model/wordpiece-tokenizer-json.ts";
+import { MODEL_MAX_LENGTH, tokenizerConfigJson, tokenizerJson } from "~/search/model/wordpiece-tokenizer-json.ts";
 
 export interface StaticEmbeddingTable {
   /** Every token in id order, special tokens included (see `wordpieceVocab`). */
@@ -45,18 +41,45 @@ export function staticEmbeddingOnnx(table: StaticEmbeddingTable, producerVersion
       name: "static_embedding",
       docString: "int8 token embedding table with per-row scale",
       nodes: [
-        { opType: "Gather", name: "gather_rows", inputs: ["embeddings", "input_ids"], outputs: ["rows_int8"], attributes: [{ name: "axis", int: 0 }] },
-        { opType: "Cast", name: "cast_rows", inputs: ["rows_int8"], outputs: ["rows_float"], attributes: [{ name: "to", int: OnnxDataType.FLOAT }] },
-        { opType: "Gather", name: "gather_scales", inputs: ["scales", "input_ids"], outputs: ["row_scales"], attributes: [{ name: "axis", int: 0 }] },
+        {
+          opType: "Gather",
+          name: "gather_rows",
+          inputs: ["embeddings", "input_ids"],
+          outputs: ["rows_int8"],
+          attributes: [{ name: "axis", int: 0 }],
+        },
+        {
+          opType: "Cast",
+          name: "cast_rows",
+          inputs: ["rows_int8"],
+          outputs: ["rows_float"],
+          attributes: [{ name: "to", int: OnnxDataType.FLOAT }],
+        },
+        {
+          opType: "Gather",
+          name: "gather_scales",
+          inputs: ["scales", "input_ids"],
+          outputs: ["row_scales"],
+          attributes: [{ name: "axis", int: 0 }],
+        },
         { opType: "Mul", name: "scale_rows", inputs: ["rows_float", "row_scales"], outputs: ["last_hidden_state"] },
       ],
       initializers: [
-        { name: "embeddings", dataType: OnnxDataType.INT8, dims: [vocab.length, dimensions], rawData: rawBytes(table.rows) },
+        {
+          name: "embeddings",
+          dataType: OnnxDataType.INT8,
+          dims: [vocab.length, dimensions],
+          rawData: rawBytes(table.rows),
+        },
         { name: "scales", dataType: OnnxDataType.FLOAT, dims: [vocab.length, 1], rawData: rawBytes(table.scales) },
       ],
       inputs: [{ name: "input_ids", elemType: OnnxDataType.INT64, shape: ["batch_size", "sequence_length"] }],
       outputs: [
-        { name: "last_hidden_state", elemType: OnnxDataType.FLOAT, shape: ["batch_size", "sequence_length", dimensions] },
+        {
+          name: "last_hidden_state",
+          elemType: OnnxDataType.FLOAT,
+          shape: ["batch_size", "sequence_length", dimensions],
+        },
       ],
     },
   };

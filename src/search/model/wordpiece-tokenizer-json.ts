@@ -51,7 +51,11 @@ export function tokenizerJson(vocab: readonly string[]): Record<string, unknown>
     pre_tokenizer: { type: "BertPreTokenizer" },
     post_processor: {
       type: "TemplateProcessing",
-      single: [{ SpecialToken: special("[CLS]") }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: special("[SEP]") }],
+      single: [
+        { SpecialToken: special("[CLS]") },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: special("[SEP]") },
+      ],
       pair: [
         { SpecialToken: special("[CLS]") },
         { Sequence: { id: "A", type_id: 0 } },
