@@ -1,11 +1,11 @@
 // Composition root: config → db → migrations → services → app → listen, plus graceful
 // shutdown. The only place that picks implementations.
 import type { Config } from "./config/config.schema";
-import { loadConfig, type ServerOptions } from "./config/load-config";
+import { ConfigError, loadConfig, type ServerOptions } from "./config/load-config";
 import { openDb, PAGE_CACHE_MB, type Db } from "./store/sqlite";
 import { GroupCommit } from "./store/group-commit";
 import { migrate } from "./store/migrate";
-import { createLogger, type Logger } from "./shared/logger";
+import { createLogger, fileSink, noSink, stderrSink, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
 import { RankPool } from "./search/rank-pool";
 import { SearchService } from "./search/search.service";
@@ -50,7 +50,7 @@ export interface Engine extends Services {
 }
 
 export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
-  const logger = o.logger ?? createLogger(config.logLevel);
+  const logger = o.logger ?? loggerFor(config);
   const clock = o.clock ?? systemClock;
   const db = await openDb(config.storePath, {
     nativeCacheDir: config.cacheDir,
@@ -125,6 +125,22 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       db.close();
     },
   };
+}
+
+/** The logger the settings ask for: level, on or off, stderr or a file. */
+export function loggerFor(config: Config): Logger {
+  const { enabled, logFile } = config.logging;
+  return createLogger(config.logLevel, !enabled ? noSink : logFile ? logFileSink(logFile) : stderrSink);
+}
+
+function logFileSink(path: string) {
+  try {
+    return fileSink(path);
+  } catch (e) {
+    throw new ConfigError(
+      `ENGRAM_LOG_FILE: cannot write '${path}' (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
 }
 
 /** Search workers need a store file: a worker cannot open another connection's ":memory:". */

@@ -1,5 +1,5 @@
-// `engram --help`, generated from the settings table so flags and docs cannot drift apart.
-import { SETTINGS } from "~/config/config.schema";
+// `engram --help`, generated from the config schema so flags, defaults and docs cannot drift apart.
+import { SETTINGS, type Setting } from "~/config/settings";
 
 export const COMMANDS: [string, string][] = [
   ["serve", "Serve the HTTP API and MCP at /mcp (default command)"],
@@ -8,6 +8,12 @@ export const COMMANDS: [string, string][] = [
   ["reindex", "Re-embed memories that lack a vector of the current model; --graph: rebuild the Neo4j mirror"],
   ["version", "Print the version"],
 ];
+
+/** The description with its default, when there is one worth saying. */
+function described(s: Setting): string {
+  const d = s.defaultText ?? (Array.isArray(s.default) || s.default === undefined ? undefined : String(s.default));
+  return d === undefined ? s.description : `${s.description} (default ${d})`;
+}
 
 export function helpText(version: string): string {
   const lines = [
@@ -20,9 +26,14 @@ export function helpText(version: string): string {
   for (const [c, d] of COMMANDS) lines.push(`  ${c.padEnd(14)}${d}`);
   lines.push("", "Settings (flag / environment variable):");
   for (const s of SETTINGS) {
-    const flag = s.flag ? `--${s.flag}${s.kind === "bool" ? "" : "="}` : "";
-    lines.push(`  ${flag.padEnd(34)}${(s.env ?? "").padEnd(26)}${s.description}`);
+    if (!s.flag && !s.env) continue;
+    const flag = s.flag ? `--${s.flag}${s.schema.type === "boolean" ? "" : "="}` : "";
+    lines.push(`  ${flag.padEnd(34)}${(s.env ?? "").padEnd(26)}${described(s)}`);
   }
-  lines.push("", "Precedence: programmatic options > flags > environment > defaults.");
+  lines.push(
+    "",
+    "Precedence: programmatic options > flags > environment > defaults.",
+    "Programmatic options (createServer, createEngram) take every setting by its path, e.g. { auth: { enabled: true } }.",
+  );
   return lines.join("\n");
 }

@@ -1,13 +1,12 @@
 // `engram mcp`: MCP over stdio. stdout carries only the protocol (logs go to stderr); the store
 // and the embedding model are opened after the handshake, and closed when the client hangs up.
 import type { Config } from "~/config/config.schema";
-import { buildServices, type Engine } from "~/main";
+import { buildServices, loggerFor, type Engine } from "~/main";
 import { serveStdio } from "~/mcp/stdio";
-import { createLogger } from "~/shared/logger";
 import { EXIT } from "./exit-codes";
 
 export async function mcp(config: Config): Promise<number> {
-  const logger = createLogger(config.logLevel);
+  const logger = loggerFor(config);
   let engine: Promise<Engine> | null = null;
   const build = () =>
     (engine ??= buildServices(config, { logger }).then((e) => {

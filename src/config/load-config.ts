@@ -1,37 +1,51 @@
-// The only reader of the environment: merges programmatic options > flags > env > defaults,
-// validates once, and throws ConfigError naming the setting and what it accepts.
-import { isAbsolute, join, resolve } from "node:path";
+// The only reader of the environment: merges programmatic options > flags > env > defaults, every
+// value through the same check of its setting (config/settings.ts), then the checks across settings.
+// Throws ConfigError naming the setting and what it accepts.
+import { isAbsolute, resolve } from "node:path";
 import { availableParallelism, homedir } from "node:os";
-import { SETTINGS, type Config, type SettingDef } from "./config.schema";
+import type { Config, DefaultsContext, Settings } from "./config.schema";
+import { ConfigError, SETTINGS, checked, fromText, settingOf, valueName, type Setting } from "./settings";
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
-
-/** The seed's programmatic options (plus a few of ours). */
-export interface ServerOptions {
-  port?: number;
-  host?: string;
-  storeUrl?: string;
-  logLevel?: Config["logLevel"];
-  auth?: { enabled?: boolean; apiKey?: string | string[] };
-  cors?: { enabled?: boolean; origins?: string[] };
-  logging?: { enabled?: boolean; verbose?: boolean; logFile?: string };
-  embedding?: { provider?: string; apiKey?: string; model?: string; baseUrl?: string };
-  factExtraction?: { enabled?: boolean; autoExtract?: boolean; minConfidence?: number };
-  modelsDir?: string;
-  orgId?: string;
-  maxBodyBytes?: number;
-  searchWorkers?: number;
-  userId?: string;
-  allowRemoteUnauthenticated?: boolean;
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
-export function defaultStoreUrl(env: Env): string {
-  const data = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
-  return `sqlite://${join(data, "engram", "engram.db")}`;
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+/**
+ * Programmatic options: any setting by its path in Config, plus the seed's names for three of them
+ * (`auth.apiKey`, `embedding.provider`, `logging.verbose`; see OPTION_ALIASES).
+ */
+export type ServerOptions = DeepPartial<Settings> & {
+  auth?: { apiKey?: string | string[] };
+  embedding?: { provider?: string };
+  logging?: { verbose?: boolean };
+};
+
+const splitList = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The seed's option names that set another setting: [option path, setting key, value → setting value or undefined]. */
+const OPTION_ALIASES: [string, string, (v: unknown, source: string) => unknown][] = [
+  ["auth.apiKey", "auth.apiKeys", (v, source) => (typeof v === "string" ? splitList(v) : checkedList(v, source))],
+  ["embedding.provider", "embedding.model", (v) => (v === "none" ? "none" : undefined)],
+  ["logging.verbose", "logLevel", (v, source) => (checkedBool(v, source) ? "debug" : undefined)],
+];
+
+function checkedList(v: unknown, source: string): unknown {
+  if (Array.isArray(v) && v.every((k) => typeof k === "string")) return v;
+  throw new ConfigError(`${source}: invalid value ${JSON.stringify(v)}; expected a string or an array of strings`);
+}
+
+function checkedBool(v: unknown, source: string): boolean {
+  if (typeof v !== "boolean")
+    throw new ConfigError(`${source}: invalid value ${JSON.stringify(v)}; expected true or false`);
+  return v;
 }
 
 /** STORE_URL → file path or ":memory:" (SPEC §1.1). */
@@ -49,117 +63,66 @@ export function resolveStorePath(url: string): string {
   return isAbsolute(path) ? path : resolve(path);
 }
 
-function parseFlags(argv: string[]): Map<string, string> {
-  const flags = new Map<string, string>();
+function fromFlags(argv: string[], values: Map<string, unknown>): void {
   for (const arg of argv) {
     if (!arg.startsWith("--"))
       throw new ConfigError(`unexpected argument '${arg}'; flags look like --port=3000 (see --help)`);
     const eq = arg.indexOf("=");
     const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    const def = SETTINGS.find((s) => s.flag === name);
-    if (!def) throw new ConfigError(`unknown flag --${name} (see --help)`);
-    if (eq < 0 && def.kind !== "bool") throw new ConfigError(`--${name} needs a value: --${name}=<${def.kind}>`);
-    flags.set(def.key, eq < 0 ? "true" : arg.slice(eq + 1));
+    const s = SETTINGS.find((x) => x.flag === name);
+    if (!s) throw new ConfigError(`unknown flag --${name} (see --help)`);
+    const isBool = s.schema.type === "boolean";
+    if (eq < 0 && !isBool) throw new ConfigError(`--${name} needs a value: --${name}=<${valueName(s)}>`);
+    values.set(s.key, fromText(s, eq < 0 ? "true" : arg.slice(eq + 1), `--${name}`));
   }
-  return flags;
 }
 
-function coerce(def: SettingDef, raw: string, source: string): unknown {
-  const bad = (accepted: string) => new ConfigError(`${source}: invalid value '${raw}'; expected ${accepted}`);
-  switch (def.kind) {
-    case "string":
-      return raw;
-    case "list":
-      return raw
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-    case "bool":
-      if (/^(true|1|yes|on)$/i.test(raw)) return true;
-      if (/^(false|0|no|off)$/i.test(raw)) return false;
-      throw bad("true or false");
-    case "enum":
-      if (def.values!.includes(raw)) return raw;
-      throw bad(def.values!.join(", "));
-    case "int":
-    case "float": {
-      const n = Number(raw);
-      const ok = raw.trim() !== "" && Number.isFinite(n) && (def.kind === "float" || Number.isInteger(n));
-      if (!ok || n < (def.min ?? -Infinity) || n > (def.max ?? Infinity))
-        throw bad(`${def.kind === "int" ? "an integer" : "a number"} from ${def.min} to ${def.max}`);
-      return n;
+/**
+ * Walks the options object: each leaf is a setting (checked) or a seed alias; anything else is an
+ * unknown option. A setting given by its own name wins over an alias for it (logLevel over logging.verbose).
+ */
+function fromOptions(options: object, values: Map<string, unknown>): void {
+  const direct = new Map<string, unknown>();
+  const aliased = new Map<string, unknown>();
+  const visit = (o: object, prefix: string) => {
+    for (const [name, value] of Object.entries(o)) {
+      const path = prefix + name;
+      if (value === undefined) continue;
+      const s = settingOf(path);
+      const alias = OPTION_ALIASES.find(([from]) => from === path);
+      if (s) direct.set(s.key, checked(s, value, path));
+      else if (alias) aliased.set(alias[1], alias[2](value, path));
+      else if (value !== null && typeof value === "object" && !Array.isArray(value) && isGroup(path))
+        visit(value, `${path}.`);
+      else throw new ConfigError(`unknown option '${path}' (the settings are listed by --help)`);
     }
-  }
-}
-
-function setPath(obj: Record<string, any>, path: string, value: unknown): void {
-  const keys = path.split(".");
-  let o = obj;
-  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
-  o[keys.at(-1)!] = value;
-}
-
-function fromOptions(o: ServerOptions): Map<string, unknown> {
-  const m = new Map<string, unknown>();
-  const put = (k: string, v: unknown) => v !== undefined && m.set(k, v);
-  put("port", o.port);
-  put("host", o.host);
-  put("storeUrl", o.storeUrl);
-  put("logLevel", o.logLevel ?? (o.logging?.verbose ? "debug" : undefined));
-  put("auth.enabled", o.auth?.enabled);
-  const key = o.auth?.apiKey;
-  put(
-    "auth.apiKeys",
-    typeof key === "string"
-      ? key
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : key,
-  );
-  put("embedding.apiKey", o.embedding?.apiKey);
-  put("embedding.baseUrl", o.embedding?.baseUrl);
-  put("embedding.model", o.embedding?.model ?? (o.embedding?.provider === "none" ? "none" : undefined));
-  put("factExtraction.enabled", o.factExtraction?.enabled);
-  put("factExtraction.minConfidence", o.factExtraction?.minConfidence);
-  put("factExtraction.autoExtract", o.factExtraction?.autoExtract);
-  put("modelsDir", o.modelsDir);
-  put("orgId", o.orgId);
-  put("maxBodyBytes", o.maxBodyBytes);
-  put("searchWorkers", o.searchWorkers);
-  put("userId", o.userId);
-  put("allowRemoteUnauthenticated", o.allowRemoteUnauthenticated);
-  return m;
-}
-
-function defaults(env: Env): Config {
-  const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
-  return {
-    storeUrl: defaultStoreUrl(env),
-    storePath: "",
-    port: 3000,
-    host: "127.0.0.1",
-    logLevel: "info",
-    auth: { enabled: false, apiKeys: [] },
-    allowRemoteUnauthenticated: false,
-    cors: { enabled: false, origins: [] },
-    logging: { enabled: true, verbose: false },
-    embedding: { model: "engram/glove-sif" },
-    modelsDir: join(cacheBase, "engram", "models"),
-    cacheDir: join(cacheBase, "engram"),
-    factExtraction: { enabled: false, autoExtract: true, minConfidence: 0.7 },
-    graph: { enabled: false },
-    extractor: { model: "gpt-4o-mini" },
-    orgId: "default",
-    maxBodyBytes: 1048576,
-    // One per core, up to 4: each holds its own connection and page cache (A/B at 100k on 2 cores:
-    // 0 → 650–730 searches/s, 1 → 680–770, 2 → 920–970).
-    searchWorkers: Math.min(4, availableParallelism()),
   };
+  visit(options, "");
+  for (const [key, value] of aliased) if (value !== undefined && !direct.has(key)) values.set(key, value);
+  for (const [key, value] of direct) values.set(key, value);
 }
+
+const isGroup = (path: string) => SETTINGS.some((s) => s.key.startsWith(`${path}.`));
+
+function build(values: Map<string, unknown>, ctx: DefaultsContext): Config {
+  const config: Record<string, any> = {};
+  for (const s of SETTINGS) {
+    const value = values.has(s.key) ? values.get(s.key) : defaultOf(s, ctx);
+    if (value === undefined) continue;
+    const keys = s.key.split(".");
+    let o = config;
+    for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+    o[keys.at(-1)!] = structuredClone(value);
+  }
+  for (const s of SETTINGS) if (s.key.includes(".")) config[s.key.split(".")[0]!] ??= {};
+  return config as Config;
+}
+
+const defaultOf = (s: Setting, ctx: DefaultsContext) => (s.computeDefault ? s.computeDefault(ctx) : s.default);
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
+/** Checks across settings. */
 function check(c: Config): void {
   if (c.auth.enabled && c.auth.apiKeys.length === 0)
     throw new ConfigError("MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY");
@@ -177,20 +140,15 @@ function check(c: Config): void {
 
 export function loadConfig(input: { argv?: string[]; env?: Env; options?: ServerOptions } = {}): Config {
   const env = input.env ?? process.env;
-  const config = defaults(env) as unknown as Record<string, any>;
-  for (const def of SETTINGS) {
-    const raw = def.env ? env[def.env] : undefined;
-    if (raw !== undefined && raw !== "") setPath(config, def.key, coerce(def, raw, def.env!));
+  const values = new Map<string, unknown>();
+  for (const s of SETTINGS) {
+    const raw = s.env ? env[s.env] : undefined;
+    if (raw !== undefined && raw !== "") values.set(s.key, fromText(s, raw, s.env!));
   }
-  for (const [key, raw] of parseFlags(input.argv ?? [])) {
-    const def = SETTINGS.find((s) => s.key === key)!;
-    setPath(config, key, coerce(def, raw, `--${def.flag}`));
-  }
-  for (const [key, value] of fromOptions(input.options ?? {})) setPath(config, key, value);
-  if (input.options?.cors)
-    config.cors = { enabled: input.options.cors.enabled ?? true, origins: input.options.cors.origins ?? [] };
-  if (input.options?.logging) Object.assign(config.logging, input.options.logging);
-  const c = config as Config;
+  fromFlags(input.argv ?? [], values);
+  fromOptions(input.options ?? {}, values);
+  const c = build(values, { env, home: homedir(), cores: availableParallelism() });
+  c.cors.enabled ??= c.cors.origins.length > 0;
   c.storePath = resolveStorePath(c.storeUrl);
   check(c);
   return c;

@@ -1,5 +1,6 @@
 // A small levelled logger writing one line per event to a sink (stderr by default, so stdout
-// stays free for the MCP stdio protocol).
+// stays free for the MCP stdio protocol; a file when configured; nothing when logging is off).
+import { appendFileSync } from "node:fs";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -18,6 +19,23 @@ export type LogSink = (line: string) => void;
 export const stderrSink: LogSink = (line) => {
   process.stderr.write(line + "\n");
 };
+
+/**
+ * Appends each line to `path`. The file is touched at once, so a path that cannot be written fails at
+ * start rather than at the first log line; a line that cannot be written later goes to stderr.
+ */
+export function fileSink(path: string): LogSink {
+  appendFileSync(path, "");
+  return (line) => {
+    try {
+      appendFileSync(path, line + "\n");
+    } catch {
+      stderrSink(line);
+    }
+  };
+}
+
+export const noSink: LogSink = () => {};
 
 const formatFields = (fields?: Record<string, unknown>): string => {
   if (!fields) return "";
@@ -44,4 +62,4 @@ export function createLogger(level: LogLevel = "info", sink: LogSink = stderrSin
   return logger;
 }
 
-export const silentLogger = (): Logger => createLogger("error", () => {});
+export const silentLogger = (): Logger => createLogger("error", noSink);

@@ -36,9 +36,14 @@ describe("engram CLI", () => {
       "--api-key=",
       "--log-level=",
       "--host=",
+      "--cors-origins=",
+      "--log-file=",
       "MCP_EXTRACT_FACTS",
     ])
       expect(r.stdout).toContain(s);
+    // Defaults come from the schema, not from hand-written text.
+    expect(r.stdout).toMatch(/--port=\s+MCP_PORT\s+Listen port; 0 picks a free port \(default 3000\)/);
+    expect(r.stdout).toContain("(default one per core, up to 4)");
   });
 
   test("an unknown command exits 2 with one line", async () => {

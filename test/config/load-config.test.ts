@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig, resolveStorePath } from "~/config/load-config";
+import { isOptional, SETTINGS } from "~/config/settings";
 
 const env = { HOME: "/home/u" };
 
@@ -121,5 +122,131 @@ describe("LLM entity extraction settings", () => {
     expect(() => loadConfig({ env: { ...env, EXTRACTOR_LLM_BASE_URL: "ftp://x" } })).toThrow(
       new ConfigError("EXTRACTOR_LLM_BASE_URL: 'ftp://x' must start with http:// or https://"),
     );
+  });
+});
+
+describe("programmatic options", () => {
+  const rejected: [string, Parameters<typeof loadConfig>[0], string][] = [
+    ["a negative port", { env, options: { port: -1 } }, "port: invalid value -1; expected an integer from 0 to 65535"],
+    [
+      "500 search workers",
+      { env, options: { searchWorkers: 500 } },
+      "searchWorkers: invalid value 500; expected an integer from 0 to 64",
+    ],
+    [
+      "a port given as text",
+      { env, options: { port: "3000" as unknown as number } },
+      "port: invalid value '3000'; expected an integer from 0 to 65535",
+    ],
+    [
+      "an unknown log level",
+      { env, options: { logLevel: "loud" as "info" } },
+      "logLevel: invalid value 'loud'; expected debug, info, warn, error",
+    ],
+    [
+      "a confidence above 1",
+      { env, options: { factExtraction: { minConfidence: 2 } } },
+      "factExtraction.minConfidence: invalid value 2; expected a number from 0 to 1",
+    ],
+    ["an empty organization", { env, options: { orgId: "" } }, "orgId: invalid value ''; expected a non-empty string"],
+    [
+      "an unknown option",
+      { env, options: { prot: 1 } as never },
+      "unknown option 'prot' (the settings are listed by --help)",
+    ],
+    [
+      "an unknown nested option",
+      { env, options: { auth: { enabeld: true } } as never },
+      "unknown option 'auth.enabeld' (the settings are listed by --help)",
+    ],
+    [
+      "an API key that is neither text nor a list of text",
+      { env, options: { auth: { apiKey: 5 as unknown as string } } },
+      "auth.apiKey: invalid value 5; expected a string or an array of strings",
+    ],
+  ];
+  for (const [name, input, message] of rejected) {
+    test(`are checked like flags: ${name} is refused`, () => {
+      expect(() => loadConfig(input)).toThrow(new ConfigError(message));
+    });
+  }
+
+  test("take every setting by its path, and the seed's names for three of them", () => {
+    const c = loadConfig({
+      env,
+      options: {
+        auth: { enabled: true, apiKey: "a, b" },
+        embedding: { provider: "none" },
+        logging: { verbose: true },
+        graph: { enabled: true, uri: "bolt://localhost:7687" },
+        searchWorkers: 0,
+      },
+    });
+    expect(c.auth).toEqual({ enabled: true, apiKeys: ["a", "b"] });
+    expect(c.embedding.model).toBe("none");
+    expect(c.logLevel).toBe("debug");
+    expect(c.graph).toEqual({ enabled: true, uri: "bolt://localhost:7687" });
+    expect(c.searchWorkers).toBe(0);
+  });
+
+  test("a setting named directly wins over the seed's alias for it, whatever the order", () => {
+    expect(loadConfig({ env, options: { logging: { verbose: true }, logLevel: "warn" } }).logLevel).toBe("warn");
+    expect(loadConfig({ env, options: { logLevel: "warn", logging: { verbose: true } } }).logLevel).toBe("warn");
+    expect(
+      loadConfig({ env: { ...env, MCP_LOG_LEVEL: "error" }, options: { logging: { verbose: true } } }).logLevel,
+    ).toBe("debug");
+  });
+
+  test("do not share arrays with the caller or with the defaults", () => {
+    const origins = ["http://a.example"];
+    const c = loadConfig({ env, options: { cors: { origins } } });
+    origins.push("http://b.example");
+    expect(c.cors.origins).toEqual(["http://a.example"]);
+    loadConfig({ env }).auth.apiKeys.push("x");
+    expect(loadConfig({ env }).auth.apiKeys).toEqual([]);
+  });
+});
+
+describe("CORS settings", () => {
+  test("are off by default, and origins from a flag, the environment or an option turn them on", () => {
+    expect(loadConfig({ env }).cors).toEqual({ origins: [], enabled: false });
+    expect(loadConfig({ env, argv: ["--cors-origins=http://localhost:*,https://app.example.com"] }).cors).toEqual({
+      origins: ["http://localhost:*", "https://app.example.com"],
+      enabled: true,
+    });
+    expect(loadConfig({ env: { ...env, ENGRAM_CORS_ORIGINS: "https://x.example" } }).cors.enabled).toBe(true);
+    expect(loadConfig({ env, options: { cors: { origins: ["https://x.example"], enabled: false } } }).cors).toEqual({
+      origins: ["https://x.example"],
+      enabled: false,
+    });
+  });
+});
+
+describe("logging settings", () => {
+  test("default to stderr, on, with no file", () => {
+    expect(loadConfig({ env }).logging).toEqual({ enabled: true });
+  });
+
+  test("take a file from --log-file or ENGRAM_LOG_FILE", () => {
+    expect(loadConfig({ env, argv: ["--log-file=/tmp/e.log"] }).logging).toEqual({
+      enabled: true,
+      logFile: "/tmp/e.log",
+    });
+    expect(loadConfig({ env: { ...env, ENGRAM_LOG_FILE: "/tmp/f.log" } }).logging.logFile).toBe("/tmp/f.log");
+  });
+});
+
+describe("the settings table", () => {
+  test("gives every setting a description, and no two settings one flag or variable", () => {
+    expect(SETTINGS.filter((s) => !s.description).map((s) => s.key)).toEqual([]);
+    const flags = SETTINGS.flatMap((s) => (s.flag ? [s.flag] : []));
+    const envs = SETTINGS.flatMap((s) => (s.env ? [s.env] : []));
+    expect(new Set(flags).size).toBe(flags.length);
+    expect(new Set(envs).size).toBe(envs.length);
+  });
+
+  test("has a default or is optional for every setting, so the loaded config is complete", () => {
+    const missing = SETTINGS.filter((s) => s.default === undefined && !s.computeDefault && !isOptional(s));
+    expect(missing.map((s) => s.key)).toEqual([]);
   });
 });

@@ -67,4 +67,12 @@ describe("CORS", () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toContain("authorization");
   });
+
+  test("is turned on by origins from the command line's setting (ENGRAM_CORS_ORIGINS / --cors-origins=)", async () => {
+    t = await buildTestApp({ env: { ENGRAM_CORS_ORIGINS: "http://localhost:*" } });
+    const ok = await t.get("/health", { origin: "http://localhost:5173" });
+    expect(ok.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    const other = await t.get("/health", { origin: "https://app.example.com" });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
 });
