@@ -2,11 +2,12 @@
 // policy of an organization or memory space, and the justification gate for memory writes.
 import { GovernanceRepo, type ScopeKind } from "~/store/governance-repo";
 import type { Clock } from "~/shared/clock";
-import { AppError, GovernanceValidationError } from "~/shared/errors";
+import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import type { WriteGate } from "~/memory/memory-hooks";
 import type { GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } from "./policy.schema";
 import { validateAgentOverride, validatePolicy } from "./validate";
+import { checkScopeIds } from "./policy-checks";
 import { deepMerge, effectivePolicy } from "./merge";
 import { requiresJustification } from "./retention-rules";
 
@@ -63,7 +64,7 @@ export class PolicyService implements WriteGate {
   }
 
   getPolicy(scope: PolicyScope = {}): PolicyRules & PolicyScope {
-    checkScope(scope);
+    checkScopeIds(scope as Record<string, unknown>);
     const { organizationId, memorySpaceId } = scope;
     if (memorySpaceId !== undefined) {
       const org = organizationId ?? this.orgOf(memorySpaceId);
@@ -137,12 +138,4 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-function checkScope(scope: PolicyScope): void {
-  for (const key of ["organizationId", "memorySpaceId"] as const) {
-    const v = scope[key];
-    if (v !== undefined && (typeof v !== "string" || !v.trim()))
-      throw new GovernanceValidationError("INVALID_SCOPE", `${key} must be a non-empty string`, key);
-  }
 }

@@ -56,20 +56,21 @@ export function checkStructure(p: Obj, full: boolean): void {
   if (p.sessions !== undefined) for (const part of SESSION_PARTS) requireObject(p, `sessions.${part}`, false);
 }
 
-/** Every present id must be a non-blank string; `prefix` locates the ids (e.g. "scope."). */
+/**
+ * Every given id must be a non-blank string; `prefix` locates the ids (e.g. "scope."). null is given, not
+ * absent: read as absent, `{organizationId, memorySpaceId: null}` filed an organization's policy elsewhere.
+ */
 export function checkScopeIds(src: Obj, prefix = ""): void {
   for (const id of ["organizationId", "memorySpaceId"] as const) {
     const v = src[id];
-    if (v === undefined || v === null) continue;
+    if (v === undefined) continue;
     if (typeof v !== "string" || v.trim() === "") {
       fail("INVALID_SCOPE", `${prefix}${id}`, `${prefix}${id} must be a non-empty string, got ${describe(v)}`);
     }
   }
 }
 
-export const hasScopeId = (src: Obj): boolean =>
-  (src.organizationId !== undefined && src.organizationId !== null) ||
-  (src.memorySpaceId !== undefined && src.memorySpaceId !== null);
+export const hasScopeId = (src: Obj): boolean => src.organizationId !== undefined || src.memorySpaceId !== undefined;
 
 /** [path, value, required in a full policy, null allowed (null = no value)]. */
 type DurationSlot = readonly [path: string, value: unknown, required: boolean, nullable: boolean];

@@ -53,6 +53,14 @@ export const VALIDATION_CASES: Case[] = [
   ["setPolicy without a scope", setPolicy(org(["organizationId", undefined])), "MISSING_SCOPE", undefined],
   ["setPolicy with a blank organizationId", setPolicy(org(["organizationId", " "])), "INVALID_SCOPE", "organizationId"],
   ["setPolicy with an empty memorySpaceId", setPolicy(org(["memorySpaceId", ""])), "INVALID_SCOPE", "memorySpaceId"],
+  // null is not "absent": an organization policy with memorySpaceId null was filed as a memory-space policy.
+  ["setPolicy with a null memorySpaceId", setPolicy(org(["memorySpaceId", null])), "INVALID_SCOPE", "memorySpaceId"],
+  [
+    "setPolicy with a null organizationId",
+    setPolicy(org(["organizationId", null], ["memorySpaceId", "bot"])),
+    "INVALID_SCOPE",
+    "organizationId",
+  ],
   [
     "setPolicy with deleteAfter 7years",
     setPolicy(org(["conversations.retention.deleteAfter", "7years"])),
@@ -108,6 +116,12 @@ export const VALIDATION_CASES: Case[] = [
     "organizationId",
   ],
   [
+    "setAgentOverride registering under a null org",
+    override("bot", { organizationId: null }),
+    "INVALID_SCOPE",
+    "organizationId",
+  ],
+  [
     "setAgentOverride with archiveAfter 1.5y",
     override("bot", { conversations: { retention: { archiveAfter: "1.5y" } } }),
     "INVALID_PERIOD_FORMAT",
@@ -150,6 +164,12 @@ export const VALIDATION_CASES: Case[] = [
     enforce({ scope: { organizationId: " " } }),
     "INVALID_SCOPE",
     "scope.organizationId",
+  ],
+  [
+    "enforce with a null memorySpaceId",
+    enforce({ scope: { organizationId: "acme", memorySpaceId: null } }),
+    "INVALID_SCOPE",
+    "scope.memorySpaceId",
   ],
   [
     "enforce with layers as a string",
@@ -238,6 +258,14 @@ export const VALIDATION_CASES: Case[] = [
     "INVALID_SCOPE",
     "memorySpaceId",
   ],
+
+  [
+    "getComplianceReport with a null organizationId",
+    report({ organizationId: null, period }),
+    "INVALID_SCOPE",
+    "organizationId",
+  ],
+  ["simulate with a null memorySpaceId", simulate({ memorySpaceId: null }), "INVALID_SCOPE", "memorySpaceId"],
 
   ["getEnforcementStats for 2d", (c) => c.governance.getEnforcementStats({ period: "2d" }), "INVALID_PERIOD", "period"],
   ["getEnforcementStats for 7D", (c) => c.governance.getEnforcementStats({ period: "7D" }), "INVALID_PERIOD", "period"],

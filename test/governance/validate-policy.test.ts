@@ -112,8 +112,8 @@ describe("validatePolicy: scope", () => {
     expectGovernanceError(() => validatePolicy(bad("memorySpaceId", " ")), "INVALID_SCOPE", "memorySpaceId");
   });
 
-  test("a null id counts as absent", () => {
-    expectGovernanceError(() => validatePolicy(bad("organizationId", null)), "MISSING_SCOPE", undefined);
+  test("a null id is a given id that is not a string, named in the error", () => {
+    expectGovernanceError(() => validatePolicy(bad("organizationId", null)), "INVALID_SCOPE", "organizationId");
   });
 
   test("scope is checked before durations", () => {
