@@ -160,6 +160,10 @@ export const SessionsPolicy = obj(
 
 // ── compliance ─────────────────────────────────────────────────────────────────
 export const COMPLIANCE_MODES = ["GDPR", "HIPAA", "SOC2", "FINRA", "Custom"] as const;
+/** The source types a bySourceType rule can name (seed 001); any other metadata.source matches no rule. */
+export const SOURCE_TYPES = ["conversation", "a2a", "system", "tool"] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+export const isSourceType = (v: string): v is SourceType => (SOURCE_TYPES as readonly string[]).includes(v);
 export type ComplianceMode = (typeof COMPLIANCE_MODES)[number];
 /** Modes that have a template (every mode but Custom); names are case-sensitive. */
 export const TEMPLATE_NAMES = ["GDPR", "HIPAA", "SOC2", "FINRA"] as const;

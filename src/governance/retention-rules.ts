@@ -3,7 +3,7 @@
 
 import { DAY_MS, YEAR_MS } from "./durations";
 import type { ComplianceStatus } from "./operations.schema";
-import type { PolicyRules } from "./policy.schema";
+import { isSourceType, type PolicyRules } from "./policy.schema";
 
 /** Modes whose dataRetentionYears is a floor: nothing younger is deleted (SPEC §5.4). */
 export const MINIMUM_RETENTION_MODES: readonly string[] = ["FINRA", "HIPAA"];
@@ -25,13 +25,17 @@ export const isHeldByMinimumRetention = (policy: PolicyRules, youngestAt: number
 export const canEraseOnUserRequest = (policy: PolicyRules, youngestAt: number, now: number): boolean =>
   policy.conversations.retention.purgeOnUserRequest && !isHeldByMinimumRetention(policy, youngestAt, now);
 
-/** First byImportance range containing importance, else bySourceType[sourceType], else defaultVersions. */
+/**
+ * First byImportance range containing importance, else bySourceType[sourceType], else defaultVersions.
+ * Only the four governance source types select a bySourceType rule; any other client source matches none.
+ */
 export function vectorVersionsToKeep(policy: PolicyRules, importance: number, sourceType: string): number {
   const r = policy.vector.retention;
   const hit = r.byImportance.find(({ range: [min, max] }) => importance >= min && importance <= max);
   if (hit) return hit.versions;
   const bySource = r.bySourceType;
-  if (bySource && Object.hasOwn(bySource, sourceType)) return bySource[sourceType] ?? r.defaultVersions;
+  if (bySource && isSourceType(sourceType) && Object.hasOwn(bySource, sourceType))
+    return bySource[sourceType] ?? r.defaultVersions;
   return r.defaultVersions;
 }
 

@@ -5,15 +5,13 @@ import { Type, type Static } from "@sinclair/typebox";
 export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
-export const SOURCE_TYPES = ["conversation", "a2a", "system", "tool"] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
 
 const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
 const AgentId = Type.String({ minLength: 1, maxLength: 256, description: "Agent (memory space); default 'mcp-agent'" });
 const SessionId = Type.String({ minLength: 1, maxLength: 256, description: "Session scope" });
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    "Free-form; importance (0–100), source (conversation|a2a|system|tool), tags, temporary + expiresAt (epoch ms)",
+    "Free-form; importance (0–100), source (any string; conversation|a2a|system|tool select a governance source type), tags, temporary + expiresAt (epoch ms)",
 });
 const MemoryText = Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Memory text (≤ 32 KiB)" });
 /** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */

@@ -21,7 +21,6 @@ import type {
   SearchMemoryInput,
   SearchResponse,
   UpdateMemoryInput,
-  SourceType,
 } from "./memory.schema";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { MemoryHooks } from "./memory-hooks";
@@ -139,7 +138,7 @@ export class MemoryService {
       .messages!.filter((m) => m.content.trim())
       .map((m) => {
         const metadata = { ...base, role: m.role };
-        return { text: m.content, metadata, traits: readTraits(metadata, "conversation" as SourceType) };
+        return { text: m.content, metadata, traits: readTraits(metadata, "conversation") };
       });
     if (!drafts.length) throw validationError("messages", "messages must contain at least one non-empty content");
     return drafts;
@@ -214,7 +213,7 @@ export class MemoryService {
     if (input.memory !== undefined && !input.memory.trim()) throw validationError("memory", "memory must not be blank");
     const row = this.mustGet(input);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
-    const traits = readTraits(metadata, row.source_type as SourceType);
+    const traits = readTraits(metadata, row.source_type);
     this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;

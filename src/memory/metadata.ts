@@ -1,28 +1,28 @@
 // Reads the governance-relevant keys out of free-form memory metadata (SPEC §2.2) and
 // rejects values that would be silently wrong: importance, source, temporary/expiresAt.
 import { validationError } from "~/shared/errors";
-import { MAX_METADATA_BYTES, SOURCE_TYPES, type SourceType } from "./memory.schema";
+import { MAX_METADATA_BYTES } from "./memory.schema";
 
 export interface MemoryTraits {
   importance: number;
-  sourceType: SourceType;
+  /** metadata.source as the client gave it ("claude-desktop", "tool", …); governance reads only its own four types. */
+  sourceType: string;
   expiresAt: number | null;
   conversationRef: string | null;
   immutableRef: string | null;
 }
 
-export function readTraits(metadata: Record<string, unknown>, defaultSource: SourceType): MemoryTraits {
+export function readTraits(metadata: Record<string, unknown>, defaultSource: string): MemoryTraits {
   if (JSON.stringify(metadata).length > MAX_METADATA_BYTES)
     throw validationError("metadata", `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`);
   const importance = metadata.importance ?? 50;
   if (typeof importance !== "number" || !Number.isInteger(importance) || importance < 0 || importance > 100)
     throw validationError("metadata.importance", "metadata.importance must be an integer from 0 to 100");
-  const source = metadata.source ?? defaultSource;
-  if (typeof source !== "string" || !(SOURCE_TYPES as readonly string[]).includes(source))
-    throw validationError("metadata.source", `metadata.source must be one of ${SOURCE_TYPES.join(", ")}`);
+  const source = metadata.source === undefined ? defaultSource : metadata.source;
+  if (typeof source !== "string") throw validationError("metadata.source", "metadata.source must be a string");
   return {
     importance,
-    sourceType: source as SourceType,
+    sourceType: source,
     expiresAt: readExpiry(metadata),
     conversationRef: readRef(metadata, "conversationRef"),
     immutableRef: readRef(metadata, "immutableRef"),

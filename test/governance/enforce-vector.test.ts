@@ -56,6 +56,24 @@ describe("vector version retention", () => {
     expect(await versionNumbers(t, byDefault)).toEqual([6, 5, 4, 3]);
   });
 
+  test("a free-form source that is not a governance source type matches no bySourceType rule", async () => {
+    await setPolicy(
+      t,
+      orgPolicy(
+        "GDPR",
+        ["vector.retention.byImportance", []],
+        ["vector.retention.bySourceType", { tool: 1, "claude-desktop": 1 }],
+        ["vector.retention.defaultVersions", 3],
+      ),
+    );
+    const client = await addMemory(t, "a", { source: "claude-desktop" });
+    const tool = await addMemory(t, "b", { source: "tool" });
+    for (const id of [client, tool]) await updateTimes(t, id, 4);
+    expect((await enforce(t)).versionsDeleted).toBe(2 + 4);
+    expect(await versionNumbers(t, client)).toEqual([5, 4, 3]);
+    expect(await versionNumbers(t, tool)).toEqual([5]);
+  });
+
   test("-1 keeps every version and 0 keeps only the current one", async () => {
     await setPolicy(t, orgPolicy("GDPR", ["vector.retention.byImportance", [range(0, 20, -1), range(21, 40, 0)]]));
     const all = await addMemory(t, "a", { importance: 5 });

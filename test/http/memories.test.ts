@@ -90,14 +90,33 @@ describe("POST /add_memories", () => {
     expect(r.body.field).toBe("messages");
   });
 
-  test("rejects an importance outside 0–100 and an unknown source", async () => {
+  test("rejects an importance outside 0–100", async () => {
     expect((await add({ memory: "x", metadata: { importance: 101 } })).body).toEqual({
       success: false,
       error: "metadata.importance must be an integer from 0 to 100",
       code: "VALIDATION_ERROR",
       field: "metadata.importance",
     });
-    expect((await add({ memory: "x", metadata: { source: "email" } })).body.field).toBe("metadata.source");
+  });
+
+  test("accepts any string as metadata.source and keeps it as given (metadata is free-form)", async () => {
+    for (const source of ["test", "claude-desktop", "cursor", "email", "conversation"]) {
+      const r = await add({ memory: `from ${source}`, metadata: { source } });
+      expect(r.status).toBe(200);
+      const got = await t.get(`/get_memory?memory_id=${r.body.memory_ids[0]}&user_id=alice`);
+      expect(got.body.metadata).toEqual({ source });
+    }
+  });
+
+  test("rejects a metadata.source that is not a string, naming it", async () => {
+    for (const source of [null, 5, ["tool"], { a: 1 }]) {
+      expect((await add({ memory: "x", metadata: { source } })).body).toEqual({
+        success: false,
+        error: "metadata.source must be a string",
+        code: "VALIDATION_ERROR",
+        field: "metadata.source",
+      });
+    }
   });
 
   test("rejects a temporary memory without expiresAt", async () => {
