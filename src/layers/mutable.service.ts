@@ -34,16 +34,26 @@ export class MutableService {
     const value = JSON.stringify(input.value);
     if (Buffer.byteLength(value) > MAX_VALUE_BYTES)
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
-    this.repo.put({ orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now });
-    return this.get(namespace, key, false);
+    // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
+    // reads as missing from now on, and enforcement removes it.
+    const row = this.repo.put({
+      orgId: this.orgId,
+      namespace,
+      key,
+      userId: input.user_id ?? null,
+      value,
+      expiresAt,
+      now,
+    });
+    return { success: true as const, ...view(row, now) };
   }
 
-  get(namespace: string, key: string, touch = true) {
+  get(namespace: string, key: string) {
     const now = this.clock.now();
     const row = this.repo.get(this.orgId, namespace, key, now);
     if (!row) throw notFound("key", `${namespace}/${key}`);
-    if (touch) this.repo.touch(namespace, key, now);
-    return { success: true as const, ...view(row, touch ? now : row.accessed_at) };
+    this.repo.touch(namespace, key, now);
+    return { success: true as const, ...view(row, now) };
   }
 
   delete(namespace: string, key: string) {

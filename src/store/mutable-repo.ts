@@ -24,15 +24,16 @@ export class MutableRepo {
     value: string;
     expiresAt: number | null;
     now: number;
-  }): void {
-    this.db
-      .query(
+  }): MutableRow {
+    return this.db
+      .query<MutableRow, [string, string, string, string | null, string, number, number, number, number | null]>(
         `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id)`,
+           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id)
+         RETURNING *`,
       )
-      .run(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt);
+      .get(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt)!;
   }
 
   /** A live (unexpired) entry of the organization, or null. */

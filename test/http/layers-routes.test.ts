@@ -143,6 +143,26 @@ describe("mutable keys", () => {
     expect((await t.request("DELETE", "/mutable/prefs/theme")).status).toBe(404);
   });
 
+  test("a PUT whose expiresAt is already past is stored and answered, reads as missing, and enforcement removes it", async () => {
+    const past = t.clock.now() - 1000;
+    const put = await t.request("PUT", "/mutable/prefs/old", { value: "v", expiresAt: past });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({
+      success: true,
+      namespace: "prefs",
+      key: "old",
+      value: "v",
+      expires_at: new Date(past).toISOString(),
+    });
+    const rows = () =>
+      t.services.db.query("SELECT count(*) AS n FROM mutable_entries WHERE namespace = 'prefs' AND key = 'old'").get();
+    expect(rows()).toEqual({ n: 1 });
+    expect((await t.get("/mutable/prefs/old")).status).toBe(404);
+    const run = await t.post("/governance/enforce", { scope: { organizationId: "default" }, layers: ["mutable"] });
+    expect(run.body.recordsPurged).toBe(1);
+    expect(rows()).toEqual({ n: 0 });
+  });
+
   test.each([
     [{ ttl: "1d" }, "value"],
     [{ value: 1, ttl: "7 days" }, "ttl"],
