@@ -1,6 +1,6 @@
 // Retrieval quality on LoCoMo (BENCH.md §1) through the server's own HTTP API, in process:
 //   bun run eval [--split=dev|test|all] [--modes=keyword,semantic,hybrid] [--data=PATH] [--model=ID] [--json=out.json]
-//                [--graph-boost=W] [--reply-share=S]   (tuning: override SearchService.graphBoost / .replyShare)
+//                [--reply-share=S]   (tuning: the searchTuning build option, see SearchTuning)
 // Prints recall@5/@10 and MRR (categories 1–4 = headline, and 1–5) per split and mode, plus per-category rows.
 import { join } from "node:path";
 import { cpus } from "node:os";
@@ -29,7 +29,6 @@ interface Args {
   data: string;
   model: string;
   json?: string;
-  graphBoost?: number;
   replyShare?: number;
 }
 
@@ -65,8 +64,7 @@ function parseArgs(argv: string[]): Args {
     }),
   );
   for (const k of flags.keys())
-    if (!["split", "modes", "data", "model", "json", "graph-boost", "reply-share"].includes(k))
-      throw new Error(`unknown flag --${k}`);
+    if (!["split", "modes", "data", "model", "json", "reply-share"].includes(k)) throw new Error(`unknown flag --${k}`);
   const split = flags.get("split") ?? "all";
   if (!["dev", "test", "all"].includes(split)) throw new Error("--split must be dev, test or all");
   const modes = (flags.get("modes") ?? MODES.join(",")).split(",").map((m) => m.trim());
@@ -78,7 +76,6 @@ function parseArgs(argv: string[]): Args {
     data: flags.get("data") || join(repoRoot, "..", "shared", "data", "locomo", "locomo10.json"),
     model: flags.get("model") || GLOVE_SIF_MODEL_ID,
     ...(flags.get("json") ? { json: flags.get("json") } : {}),
-    ...(flags.has("graph-boost") ? { graphBoost: weight(flags.get("graph-boost")!, "--graph-boost") } : {}),
     ...(flags.has("reply-share") ? { replyShare: weight(flags.get("reply-share")!, "--reply-share") } : {}),
   };
 }
@@ -117,12 +114,13 @@ async function startEngine(mode: Mode, args: Args): Promise<{ engine: Engine; ha
       allowRemote: model !== GLOVE_SIF_MODEL_ID,
     });
   }
-  const engine = await buildServices(config, { embedder, logger: silentLogger() });
+  const searchTuning = {
+    vectorOnly: mode === "semantic",
+    ...(args.replyShare !== undefined ? { replyShare: args.replyShare } : {}),
+  };
+  const engine = await buildServices(config, { embedder, logger: silentLogger(), searchTuning });
   if (mode !== "keyword" && engine.search.status().semantic !== "ready")
     throw new Error(`model ${model} did not load: ${engine.search.status().error}`);
-  engine.search.vectorOnly = mode === "semantic";
-  if (args.graphBoost !== undefined) engine.search.graphBoost = args.graphBoost;
-  if (args.replyShare !== undefined) engine.search.replyShare = args.replyShare;
   return { engine, handle: createApp(engine).handle as Handle };
 }
 
@@ -203,10 +201,7 @@ function runInfo(args: Args): Record<string, unknown> {
   const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: repoRoot }).stdout.toString().trim();
   const dirty =
     Bun.spawnSync(["git", "status", "--porcelain", "src"], { cwd: repoRoot }).stdout.toString().trim() !== "";
-  const tuning = {
-    ...(args.graphBoost !== undefined ? { graphBoost: args.graphBoost } : {}),
-    ...(args.replyShare !== undefined ? { replyShare: args.replyShare } : {}),
-  };
+  const tuning = args.replyShare !== undefined ? { replyShare: args.replyShare } : {};
   return {
     commit: commit + (dirty ? "+dirty" : ""),
     machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`,

@@ -8,7 +8,7 @@ import { migrate } from "./store/migrate";
 import { createLogger, fileSink, noSink, stderrSink, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
 import { RankPool } from "./search/rank-pool";
-import { SearchService } from "./search/search.service";
+import { SearchService, type SearchTuning } from "./search/search.service";
 import type { Embedder } from "./search/embedder";
 import { RemoteEmbedder } from "./search/remote-embedder";
 import { TransformersEmbedder } from "./search/transformers-embedder";
@@ -42,6 +42,8 @@ export interface BuildOptions {
    * once it listens (a search or write before that starts it too, and waits for it).
    */
   background?: boolean;
+  /** Search tuning for measurements (scripts/eval-locomo.ts); never set by the server. */
+  searchTuning?: SearchTuning;
 }
 
 export interface Engine extends Services {
@@ -58,7 +60,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   });
   migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
-  const search = new SearchService(db, embedder, logger);
+  const search = new SearchService(db, embedder, logger, o.searchTuning);
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
   const conversations = new ConversationsService(db, clock);

@@ -72,7 +72,7 @@ export class MirroredGraph implements GraphStore {
     return removed;
   }
 
-  // Mention look-ups feed the search boost: answered locally so search never waits on the network.
+  // Mention look-ups are answered locally: the primary holds every link the replica does.
   memoriesMentioning(userId: string, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]> {
     return this.primary.memoriesMentioning(userId, entities, limit);
   }

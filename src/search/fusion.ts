@@ -24,15 +24,6 @@ export function rrf<T>(lists: T[][], weights: number[] = [], k = RRF_K): Ranked<
   return ranking(rrfScores(lists, weights, k));
 }
 
-/**
- * Adds `bonus × share` to each boosted id (added to the scores when absent). `share` in (0, 1] says how
- * much of the bonus an id earns, e.g. the fraction of the query's entities a memory mentions.
- */
-export function addBonus<T>(scores: Map<T, number>, boosted: ReadonlyMap<T, number>, bonus: number): void {
-  if (!(bonus > 0)) return;
-  for (const [id, share] of boosted) scores.set(id, (scores.get(id) ?? 0) + bonus * Math.min(1, Math.max(0, share)));
-}
-
 /** Best-first, normalised (ties keep insertion order, so the earlier list wins). */
 export function ranking<T>(scores: ReadonlyMap<T, number>): Ranked<T>[] {
   return normaliseScores([...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score));

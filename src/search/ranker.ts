@@ -1,13 +1,12 @@
 // Ranking, the read-only heart of a search: BM25 keyword candidates, vector candidates, RRF fusion,
-// the optional graph boost, then replies joining their ranked questions. Synchronous SQL over one
+// then replies joining their ranked questions. Synchronous SQL over one
 // connection, so it runs either on the server's thread or in a search worker (rank-pool.ts) over
 // the worker's own connection; both run this same code.
 import type { Db } from "~/store/sqlite";
 import { KeywordIndex } from "./keyword-index";
 import { VectorIndex } from "./vector-index";
 import { filterSql, type MemoryFilter } from "./memory-filter";
-import { addBonus, ranking, rrfScores, type Ranked } from "./fusion";
-import { GraphBoost } from "./graph-boost";
+import { ranking, rrfScores, type Ranked } from "./fusion";
 import { addReplies, isQuestion, REPLY_ANCHORS, ReplyContext } from "./reply-context";
 
 /**
@@ -46,8 +45,6 @@ export interface RankRequest {
   limit: number;
   /** Eval hook: rank by vectors alone ("semantic only"). */
   vectorOnly: boolean;
-  /** Graph boost weight relative to the keyword list's first place; 0 = off. */
-  graphBoost: number;
   /** Share of a question's score its reply receives; 0 = off. */
   replyShare: number;
 }
@@ -75,13 +72,11 @@ const withRows = (ranked: Ranked<number>[], rows: ReadonlyMap<number, Row>): Sea
 
 export class Ranker {
   private readonly keyword: KeywordIndex;
-  private readonly graph: GraphBoost;
   private readonly replyContext: ReplyContext;
   private vectors: VectorIndex | null = null;
 
   constructor(private readonly db: Db) {
     this.keyword = new KeywordIndex(db);
-    this.graph = new GraphBoost(db);
     this.replyContext = new ReplyContext(db);
   }
 
@@ -131,7 +126,7 @@ export class Ranker {
     return new Map(rows.map((r) => [r.rowid, r]));
   }
 
-  /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords plus the graph boost. */
+  /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. */
   private firstStage(req: RankRequest): Map<number, number> {
     const { filter, query, limit } = req;
     const vectors = this.vectorIndex(req.vectors);
@@ -141,9 +136,7 @@ export class Ranker {
     if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
     const kw = this.keyword.rank(filter, query, KEYWORD_CANDIDATES(limit));
     if (!vec) return new Map(kw.map((r) => [r.rowid, r.score]));
-    const scores = rrfScores([vec, kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
-    if (req.graphBoost > 0) addBonus(scores, this.graph.mentions(filter, query), req.graphBoost / (HYBRID_RRF_K + 1));
-    return scores;
+    return rrfScores([vec, kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
   }
 
   private vectorIndex(of: RankRequest["vectors"]): VectorIndex | null {

@@ -1,5 +1,5 @@
 // Search: keyword (FTS5 BM25) always; semantic (sqlite-vec) when an embedder is ready; hybrid = RRF of
-// both (+ an optional graph boost); then replies to ranked questions join in. Also owns vector writes
+// both; then replies to ranked questions join in. Also owns vector writes
 // and the background re-embedding after a model change.
 import type { Db } from "~/store/sqlite";
 import type { Logger } from "~/shared/logger";
@@ -16,12 +16,13 @@ import type { RankPool } from "./rank-pool";
 export type SearchMode = "hybrid" | "keyword";
 export type SemanticState = "off" | "loading" | "ready" | "failed";
 
-/**
- * Graph boost weight, relative to the keyword list's first place (1 / (k + 1)): 0 = off. Off by default:
- * on LoCoMo dev it changed nothing (R@10 −0.1 to 0.0 for 0.1–1) since the rule extractor finds few entities in
- * chat and BM25 already ranks by the rare names it does find (docs/SEARCH-QUALITY.md).
- */
-export const GRAPH_BOOST = 0;
+/** Tuning for measurements (scripts/eval-locomo.ts); the server and the API never set it. */
+export interface SearchTuning {
+  /** Rank by vectors alone ("semantic only"). */
+  vectorOnly?: boolean;
+  /** Share of a question's score its reply receives (default REPLY_SHARE; 0 = off). */
+  replyShare?: number;
+}
 
 export interface SearchStatus {
   mode: SearchMode;
@@ -45,16 +46,12 @@ export class SearchService {
   private reembed = { pending: 0, done: 0 };
   queryCacheHits = 0;
   queryCacheMisses = 0;
-  /** Eval hook (scripts/eval-locomo.ts measures "semantic only"): rank by vectors alone. The API never sets it. */
-  vectorOnly = false;
-  /** Tuning knobs (eval flags --graph-boost, --reply-share); the API never sets them. */
-  graphBoost = GRAPH_BOOST;
-  replyShare = REPLY_SHARE;
 
   constructor(
     private readonly db: Db,
     private readonly embedder: Embedder | null,
     private readonly logger: Logger,
+    private readonly tuning: SearchTuning = {},
   ) {
     this.ranker = new Ranker(db);
     this.erasure = new VectorErasure(db, logger, () => this.vectors?.table ?? null);
@@ -148,14 +145,11 @@ export class SearchService {
       vector,
       limit,
       vectors: this.vectors ? { model: this.vectors.modelId, table: this.vectors.table } : null,
-      vectorOnly: this.vectorOnly,
-      graphBoost: this.graphBoost,
-      replyShare: this.replyShare,
+      vectorOnly: this.tuning.vectorOnly ?? false,
+      replyShare: this.tuning.replyShare ?? REPLY_SHARE,
     };
-    // The graph boost's name index follows entity changes through temporary triggers, which only see
-    // this connection's writes: it ranks here.
-    // Without a running worker (none configured, all being replaced) it ranks here too: same code.
-    return this.pool?.size && req.graphBoost === 0 ? this.pool.rank(req) : this.ranker.rank(req);
+    // Without a running worker (none configured, all being replaced) it ranks here: same code.
+    return this.pool?.size ? this.pool.rank(req) : this.ranker.rank(req);
   }
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */

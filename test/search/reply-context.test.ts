@@ -154,8 +154,7 @@ describe("search with reply context (HTTP)", () => {
   });
 
   test("off (share 0), the reply is not found at all", async () => {
-    t = await buildTestApp();
-    t.services.search.replyShare = 0;
+    t = await buildTestApp({ searchTuning: { replyShare: 0 } });
     await store(t, ["What are your pets' names?", "Luna and Oliver!"]);
     const r = await t.post("/search_memory", { user_id: "u", query: "pets names" });
     expect(r.body.results.map((x: { memory: string }) => x.memory)).toEqual(["What are your pets' names?"]);

@@ -143,7 +143,6 @@ describe("search workers", () => {
       vectors: null,
       limit: 5,
       vectorOnly: false,
-      graphBoost: 0,
       replyShare: 0,
     };
     expect((await pool.rank(req)).map((h) => h.memory)).toEqual([MEMORIES[2]!, MEMORIES[3]!]);

@@ -5,6 +5,7 @@ import { createApp } from "~/app";
 import { FakeClock } from "~/shared/clock";
 import { silentLogger } from "~/shared/logger";
 import type { Embedder } from "~/search/embedder";
+import type { SearchTuning } from "~/search/search.service";
 
 export interface TestApp {
   services: Engine;
@@ -26,7 +27,12 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  opts: { options?: ServerOptions; embedder?: Embedder | null; env?: Record<string, string> } = {},
+  opts: {
+    options?: ServerOptions;
+    embedder?: Embedder | null;
+    env?: Record<string, string>;
+    searchTuning?: SearchTuning;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     options: { storeUrl: "sqlite::memory:", ...opts.options },
@@ -37,6 +43,7 @@ export async function buildTestApp(
     clock,
     logger: silentLogger(),
     embedder: opts.embedder === undefined ? null : opts.embedder,
+    searchTuning: opts.searchTuning,
   });
   const { handle: raw } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
