@@ -127,6 +127,7 @@ const FORBIDDEN: Record<string, string[]> = {
 
 const ONE_HOME: Record<string, (f: string) => boolean> = {
   "bun:sqlite": (f) => f === "store/sqlite.ts",
+  "sqlite-vec": (f) => f === "store/sqlite.ts",
   "neo4j-driver": (f) => f === "graph/neo4j-graph.ts",
   "@huggingface/transformers": (f) => f === "search/transformers-embedder.ts",
   elysia: (f) => f.startsWith("http/") || f === "app.ts",
@@ -179,6 +180,11 @@ describe("architecture (DESIGN.md §3)", () => {
       return lib && !ONE_HOME[lib]!(i.from) ? [`${i.from} imports ${i.spec}`] : [];
     });
     expect(violations).toEqual([]);
+  });
+
+  test("no source file names one platform's native package: each platform finds its own (SPEC §10)", () => {
+    const named = imports.filter((i) => /^sqlite-vec-|^onnxruntime-node\/bin\//.test(i.spec));
+    expect(named.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
   });
 
   test("nothing reads the environment outside the config loader and the CLI", () => {

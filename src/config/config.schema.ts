@@ -2,7 +2,9 @@
 // description, environment variable and flag. The Config type, the loader's parsing and checks,
 // the programmatic options and `engram --help` all derive from it (config/settings.ts walks it).
 import { Type, type Static } from "@sinclair/typebox";
+import { join } from "node:path";
 import { LOG_LEVELS } from "~/shared/logger";
+import { userDirs } from "~/shared/user-dirs";
 
 /** What the machine decides when a setting has no fixed default (XDG folders, cores). */
 export interface DefaultsContext {
@@ -27,15 +29,16 @@ const optionalStr = (meta: Meta) => Type.Optional(str(meta));
 const bool = (meta: Meta) => Type.Boolean(meta);
 const list = (meta: SettingMeta & { default: string[] }) => Type.Array(Type.String({ minLength: 1 }), meta);
 
-const cacheBase = (c: DefaultsContext) => c.env.XDG_CACHE_HOME || `${c.env.HOME || c.home}/.cache`;
+/** Per platform: XDG on Linux and macOS, %LOCALAPPDATA% on Windows (shared/user-dirs.ts). */
+const dirs = (c: DefaultsContext) => userDirs(c.env, process.platform, c.home);
 
 export const ConfigSchema = Type.Object({
   storeUrl: str({
     env: "STORE_URL",
     flag: "store-url",
     description: "Backing store: sqlite:///abs.db, sqlite://rel.db, sqlite::memory:, file:path or a bare path",
-    computeDefault: (c) => `sqlite://${c.env.XDG_DATA_HOME || `${c.env.HOME || c.home}/.local/share`}/engram/engram.db`,
-    defaultText: "sqlite://$XDG_DATA_HOME/engram/engram.db",
+    computeDefault: (c) => `sqlite://${join(dirs(c).data, "engram.db")}`,
+    defaultText: "sqlite://$XDG_DATA_HOME/engram/engram.db; Windows: %LOCALAPPDATA%\\engram\\engram.db",
   }),
   port: Type.Integer({
     env: "MCP_PORT",
@@ -112,13 +115,13 @@ export const ConfigSchema = Type.Object({
   modelsDir: str({
     env: "ENGRAM_MODELS_DIR",
     description: "Where local models are looked for",
-    computeDefault: (c) => `${cacheBase(c)}/engram/models`,
-    defaultText: "$XDG_CACHE_HOME/engram/models",
+    computeDefault: (c) => join(dirs(c).cache, "models"),
+    defaultText: "$XDG_CACHE_HOME/engram/models; Windows: %LOCALAPPDATA%\\engram\\models",
   }),
   cacheDir: str({
     description: "Where native files (sqlite-vec, ONNX Runtime) are unpacked",
-    computeDefault: (c) => `${cacheBase(c)}/engram`,
-    defaultText: "$XDG_CACHE_HOME/engram",
+    computeDefault: (c) => dirs(c).cache,
+    defaultText: "$XDG_CACHE_HOME/engram; Windows: %LOCALAPPDATA%\\engram",
   }),
   factExtraction: Type.Object({
     enabled: bool({ env: "MCP_EXTRACT_FACTS", default: false, description: "Extract facts from added messages" }),

@@ -1,7 +1,7 @@
 // The only reader of the environment: merges programmatic options > flags > env > defaults, every
 // value through the same check of its setting (config/settings.ts), then the checks across settings.
 // Throws ConfigError naming the setting and what it accepts.
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve, win32 } from "node:path";
 import { availableParallelism, homedir } from "node:os";
 import type { Config, DefaultsContext, Settings } from "./config.schema";
 import { ConfigError, SETTINGS, checked, fromText, settingOf, valueName, type Setting } from "./settings";
@@ -49,7 +49,7 @@ function checkedBool(v: unknown, source: string): boolean {
 }
 
 /** STORE_URL → file path or ":memory:" (SPEC §1.1). */
-export function resolveStorePath(url: string): string {
+export function resolveStorePath(url: string, platform: NodeJS.Platform = process.platform): string {
   if (url === "sqlite::memory:" || url === ":memory:") return ":memory:";
   let path: string;
   if (url.startsWith("sqlite://")) path = url.slice("sqlite://".length);
@@ -60,7 +60,10 @@ export function resolveStorePath(url: string): string {
     );
   else path = url;
   if (!path) throw new ConfigError("STORE_URL: empty path; use sqlite:///abs/path.db or a bare path");
-  return isAbsolute(path) ? path : resolve(path);
+  if (platform !== "win32") return isAbsolute(path) ? path : resolve(path);
+  // sqlite:///C:/data/engram.db names a Windows drive, not the folder "/C:".
+  path = path.replace(/^\/(?=[a-z]:[\\/])/i, "");
+  return win32.isAbsolute(path) ? path : win32.resolve(path);
 }
 
 function fromFlags(argv: string[], values: Map<string, unknown>): void {

@@ -1,15 +1,19 @@
 // Native files (sqlite-vec, ONNX Runtime) must be loaded from a real path. In the compiled
 // binary they live in Bun's virtual filesystem, so they are written once into a
 // content-hashed cache folder (temp file, then atomic rename: safe when several copies start).
-import { chmodSync, mkdirSync, renameSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, existsSync, rmSync } from "node:fs";
 import { join, basename } from "node:path";
-import { homedir } from "node:os";
+import { userDirs } from "./user-dirs";
 
+/** Bun's virtual filesystem: `/$bunfs/root/…` on Linux and macOS, `B:\~BUN\root\…` on Windows. */
 export const isEmbedded = (path: string): boolean => path.startsWith("/$bunfs/") || path.includes("~BUN");
 
-export function cacheRoot(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
-  return join(base, "engram");
+export const cacheRoot = (env: Record<string, string | undefined>): string => userDirs(env).cache;
+
+/** A native file the binary carries: its virtual path and the name it must have on disk. */
+export interface EmbeddedFile {
+  path: string;
+  name: string;
 }
 
 /**
@@ -24,13 +28,10 @@ export async function materialise(path: string, cacheDir: string, name = basenam
 
 /**
  * Like materialise, for files that must sit side by side (a native module and the shared
- * library its RUNPATH $ORIGIN points at): one folder named by their combined checksum.
+ * library its RUNPATH $ORIGIN, @loader_path or DLL search points at): one folder named by their
+ * combined checksum.
  */
-export async function materialiseTogether(
-  files: { path: string; name: string }[],
-  cacheDir: string,
-  key: string,
-): Promise<string> {
+export async function materialiseTogether(files: EmbeddedFile[], cacheDir: string, key: string): Promise<string> {
   // `key` is the files' checksum computed at build time: hashing 45 MB at every start would cost ~60 ms.
   const dir = join(cacheDir, key.slice(0, 16));
   mkdirSync(dir, { recursive: true });
@@ -41,7 +42,13 @@ export async function materialiseTogether(
     // File to file: no 45 MB copy on the JS heap (it would stay in the RSS until a full GC).
     await Bun.write(tmp, Bun.file(f.path));
     chmodSync(tmp, 0o755);
-    renameSync(tmp, target);
+    try {
+      renameSync(tmp, target);
+    } catch (e) {
+      // Windows refuses to replace a file another process has loaded: that copy came first and is whole.
+      rmSync(tmp, { force: true });
+      if (!existsSync(target)) throw e;
+    }
   }
   return dir;
 }

@@ -3,8 +3,9 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import vecExtension from "sqlite-vec-linux-x64/vec0.so" with { type: "file" };
+import { getLoadablePath } from "sqlite-vec";
 import { materialise } from "~/shared/native-files";
+import { EMBEDDED_VEC } from "./vec-native-file";
 
 export type Db = Database;
 export type { Statement } from "bun:sqlite";
@@ -48,15 +49,22 @@ export async function openDb(path: string, opts: { nativeCacheDir: string; cache
 }
 
 async function loadVec(db: Db, cacheDir: string): Promise<void> {
-  let file: string;
   try {
-    file = await materialise(vecExtension, join(cacheDir, "native"), "vec0.so");
-    db.loadExtension(file, "sqlite3_vec_init");
+    db.loadExtension(await vecFile(cacheDir), "sqlite3_vec_init");
   } catch (e) {
     throw new Error(
       `could not load the sqlite-vec extension (${(e as Error).message}); reinstall with 'bun install' or use the release binary`,
     );
   }
+}
+
+/**
+ * The loadable file for the running platform: the binary's own copy, unpacked; from source, the one
+ * sqlite-vec's lookup finds (its platform package: sqlite-vec-<os>-<arch>/vec0.<so|dylib|dll>).
+ */
+async function vecFile(cacheDir: string): Promise<string> {
+  if (EMBEDDED_VEC) return materialise(EMBEDDED_VEC.path, join(cacheDir, "native"), EMBEDDED_VEC.name);
+  return getLoadablePath();
 }
 
 /** Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no upgrade deadlocks). */
