@@ -2,10 +2,25 @@
 // The binary's promise, checked: copied alone into an empty folder with an empty HOME and a
 // minimal environment, it starts on a free port, is healthy (not degraded), finds a memory by a
 // paraphrase that shares no word with it (also when asked while the model still loads), and exits 0
-// on SIGTERM. Prints timings as JSON.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+// on SIGTERM. Prints timings as JSON. Another platform's binary runs through a launcher (an
+// emulator: scripts/ci/platforms.sh runs linux-arm64 under qemu and windows-x64 under Wine).
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+
+export interface SmokeOptions {
+  /** Runs the binary through this command (e.g. ["qemu-aarch64-static", "-L", root]). */
+  launcher?: string[];
+  /** Added to the minimal environment (e.g. WINEPREFIX). */
+  env?: Record<string, string>;
+  /** Copied beside the binary (e.g. a DLL the emulator lacks). */
+  files?: string[];
+  /** Windows has no SIGTERM: Wine turns SIGINT into the console's Ctrl+C, which Bun reports as SIGINT. */
+  stopSignal?: "SIGTERM" | "SIGINT";
+}
+
+/** What smoke() started: killed at the end if a check failed while it still ran. */
+const running = new Set<ReturnType<typeof Bun.spawn>>();
 
 export interface SmokeResult {
   /** Spawn → first /health 200 (BENCH.md's cold start), with an empty cache: the model is unpacked first. */
@@ -49,15 +64,21 @@ interface Started {
 }
 
 /** Starts the binary; `whileLoading` runs right after the first /health 200, alongside the model load. */
-async function start(bin: string, home: string, whileLoading?: (url: string) => Promise<void>): Promise<Started> {
+async function start(
+  bin: string,
+  home: string,
+  o: SmokeOptions,
+  whileLoading?: (url: string) => Promise<void>,
+): Promise<Started> {
   const url = `http://127.0.0.1:${freePort()}`;
   const t0 = performance.now();
-  const proc = Bun.spawn([bin, "serve", `--port=${url.split(":").at(-1)}`], {
+  const proc = Bun.spawn([...(o.launcher ?? []), bin, "serve", `--port=${url.split(":").at(-1)}`], {
     cwd: home,
-    env: { HOME: home, PATH: "/usr/bin:/bin" },
+    env: { HOME: home, PATH: "/usr/bin:/bin", ...o.env },
     stdout: "pipe",
     stderr: "pipe",
   });
+  running.add(proc);
   let first: Response | null;
   while ((first = await fetch(`${url}/health`).catch(() => null))?.status !== 200) {
     if (proc.exitCode !== null)
@@ -91,31 +112,44 @@ async function findByParaphrase(url: string): Promise<string> {
   return found;
 }
 
-async function stop(proc: ReturnType<typeof Bun.spawn>): Promise<void> {
-  proc.kill("SIGTERM");
+async function stop(proc: ReturnType<typeof Bun.spawn>, signal: SmokeOptions["stopSignal"] = "SIGTERM"): Promise<void> {
+  proc.kill(signal);
   const code = await proc.exited;
-  if (code !== 0) throw new Error(`binary exited with ${code} on SIGTERM`);
+  running.delete(proc);
+  if (code !== 0) throw new Error(`binary exited with ${code} on ${signal}`);
 }
 
-export async function smoke(binary: string): Promise<SmokeResult> {
+export async function smoke(binary: string, o: SmokeOptions = {}): Promise<SmokeResult> {
   const dir = mkdtempSync(join(tmpdir(), "engram-smoke-"));
+  try {
+    return await smokeIn(dir, binary, o);
+  } finally {
+    for (const proc of running) proc.kill("SIGKILL");
+    await Promise.all([...running].map((p) => p.exited));
+    running.clear();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function smokeIn(dir: string, binary: string, o: SmokeOptions): Promise<SmokeResult> {
   const home = join(dir, "home");
   mkdirSync(home);
-  const bin = join(dir, "engram");
+  const bin = join(dir, binary.endsWith(".exe") ? "engram.exe" : "engram");
   copyFileSync(binary, bin);
-  const cold = await start(bin, home);
+  for (const f of o.files ?? []) copyFileSync(f, join(dir, basename(f)));
+  const cold = await start(bin, home, o);
   const health = await fetch(`${cold.url}/health`).then((r) => r.json() as Promise<any>);
   if (health.status !== "ok" || health.search?.mode !== "hybrid")
     throw new Error(`unhealthy: ${JSON.stringify(health)}`);
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "I adopted a golden retriever puppy last week" });
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "The quarterly budget review is on Thursday" });
   const found = await findByParaphrase(cold.url);
-  await stop(cold.proc);
+  await stop(cold.proc, o.stopSignal);
   // Again with the cache filled; the search is sent as soon as /health answers, so most likely while the
   // model still loads: it must wait for the model and find the memory semantically (BM25 cannot: no shared word).
   let foundWhileLoading = "";
-  const warm = await start(bin, home, async (url) => void (foundWhileLoading = await findByParaphrase(url)));
-  await stop(warm.proc);
+  const warm = await start(bin, home, o, async (url) => void (foundWhileLoading = await findByParaphrase(url)));
+  await stop(warm.proc, o.stopSignal);
   return {
     coldStartMs: cold.ms,
     coldReadyMs: cold.readyMs,
