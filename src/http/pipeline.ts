@@ -7,6 +7,7 @@ import type { Logger } from "~/shared/logger";
 import { errorResponse, fromElysia, internalError } from "./errors";
 import { makeKeyCheck } from "./auth";
 import { corsHeaders, makeOriginCheck } from "./cors";
+import { jsonShapeProblem } from "./json-limits";
 import type { RequestMetrics } from "./metrics";
 
 export interface PipelineOptions {
@@ -25,7 +26,8 @@ const routeOf = new WeakMap<Request, string>();
 /** user_id / agent_id of a parsed JSON body, for the request log and the audit log. */
 const userOf = new WeakMap<Request, string>();
 const agentOf = new WeakMap<Request, string>();
-const oversize = new WeakSet<Request>();
+/** Why onParse refused a body (Elysia reports anything thrown there as a PARSE error). */
+const refused = new WeakMap<Request, AppError>();
 /** Status of responses the pipeline builds itself (Elysia's after-response context does not carry it). */
 const statusOf = new WeakMap<Request, number>();
 const answer = (req: Request, res: Response) => (statusOf.set(req, res.status), res);
@@ -55,8 +57,8 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
 
   function toErrorResponse(code: string | number, error: unknown, request: Request): Response {
     const cors = corsFor(request);
-    if (oversize.has(request))
-      return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors);
+    const refusal = refused.get(request);
+    if (refusal) return errorResponse(refusal, cors);
     const path = new URL(request.url).pathname;
     if (code === "NOT_FOUND") {
       const methods = allowed(path);
@@ -123,9 +125,13 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     .onParse(async ({ request }) => {
       if (!isJson(request.headers.get("content-type"))) return;
       const text = await request.text();
-      if (text.length > o.maxBodyBytes && Buffer.byteLength(text) > o.maxBodyBytes) {
-        oversize.add(request);
-        throw new Error("body too large");
+      const refusal =
+        text.length > o.maxBodyBytes && Buffer.byteLength(text) > o.maxBodyBytes
+          ? new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`)
+          : shapeRefusal(text);
+      if (refusal) {
+        refused.set(request, refusal);
+        throw refusal;
       }
       const body = text.trim() === "" ? undefined : JSON.parse(text);
       if (typeof body?.user_id === "string") userOf.set(request, body.user_id);
@@ -136,6 +142,12 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     .onTransform(({ request, route }) => {
       routeOf.set(request, route);
     });
+}
+
+/** Too deep or too wide a body is refused before JSON.parse and any schema sees it (SPEC §2.1). */
+function shapeRefusal(text: string): AppError | null {
+  const problem = jsonShapeProblem(text);
+  return problem ? new AppError("VALIDATION_ERROR", `request body: ${problem}`, "body") : null;
 }
 
 export interface CallRecord {
