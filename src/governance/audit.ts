@@ -66,8 +66,8 @@ export class AuditLog {
       throw new GovernanceValidationError("INVALID_DATE_RANGE", "from must be an ISO date or epoch ms", "from");
     if (to === undefined)
       throw new GovernanceValidationError("INVALID_DATE_RANGE", "to must be an ISO date or epoch ms", "to");
-    const limit = input.limit === undefined ? 1000 : Number(input.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    const limit = input.limit === undefined ? 1000 : input.limit;
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 10_000)
       throw new GovernanceValidationError("INVALID_DATE_RANGE", "limit must be an integer from 1 to 10000", "limit");
     const org =
       typeof input.organizationId === "string" && input.organizationId

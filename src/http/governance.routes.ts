@@ -4,6 +4,7 @@ import { router } from "./router";
 import { routeDoc } from "./docs";
 import type { TSchema } from "@sinclair/typebox";
 import type { Services } from "~/services";
+import { plainInteger } from "~/shared/validate";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
 import {
   ComplianceReport,
@@ -72,13 +73,10 @@ export const governanceRoutes = (s: Services) =>
       "/audit",
       ({ query }) =>
         s.governance.audit.query({
-          from: num(query.from),
-          to: num(query.to),
-          limit: query.limit,
+          from: plainInteger(query.from),
+          to: plainInteger(query.to),
+          limit: plainInteger(query.limit),
           organizationId: str(query.organizationId),
         }),
       doc("Audit log entries between from and to"),
     );
-
-/** Query values are strings: epoch-ms digits become numbers, ISO dates stay strings. */
-const num = (v: unknown) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v);

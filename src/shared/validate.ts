@@ -27,9 +27,26 @@ export function describeValueError(err: Pick<ValueError, "path" | "message" | "v
   return new AppError("VALIDATION_ERROR", `${field}: ${msg}`, field);
 }
 
-/** Validates and returns the typed value; `fromQuery` first converts query-string scalars ("5" → 5). */
+/**
+ * A query-string number: plain decimal digits become a number; anything else ("true", "0x10", "1e3", " 5")
+ * stays the string it was, for the schema to refuse with the parameter's name.
+ */
+export const plainInteger = (v: unknown): unknown => (typeof v === "string" && /^-?\d{1,15}$/.test(v) ? Number(v) : v);
+
+/** The query's numeric parameters (by the schema) converted by plainInteger; other values stay strings. */
+function fromQueryString(schema: TSchema, query: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
+  const out: Record<string, unknown> = { ...query };
+  for (const [key, v] of Object.entries(out)) {
+    const type = props[key]?.type;
+    if (type === "number" || type === "integer") out[key] = plainInteger(v);
+  }
+  return out;
+}
+
+/** Validates and returns the typed value; `fromQuery` first converts query-string numbers ("5" → 5). */
 export function checkInput<T extends TSchema>(schema: T, value: unknown, fromQuery = false): Static<T> {
-  const input = fromQuery ? Value.Convert(schema, { ...(value as object) }) : (value ?? {});
+  const input = fromQuery ? fromQueryString(schema, (value ?? {}) as Record<string, unknown>) : (value ?? {});
   const first = Value.Errors(schema, input).First();
   if (first) throw describeValueError(first);
   return input as Static<T>;
