@@ -4,6 +4,7 @@
 import type { Elysia } from "elysia";
 import { AppError } from "~/shared/errors";
 import type { Logger } from "~/shared/logger";
+import { mayHoldLoneSurrogate, wellFormed } from "~/shared/well-formed";
 import { errorResponse, fromElysia, internalError } from "./errors";
 import { makeKeyCheck } from "./auth";
 import { corsHeaders, makeOriginCheck } from "./cors";
@@ -133,7 +134,8 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
         refused.set(request, refusal);
         throw refusal;
       }
-      const body = text.trim() === "" ? undefined : JSON.parse(text);
+      const parsed = text.trim() === "" ? undefined : JSON.parse(text);
+      const body = mayHoldLoneSurrogate(text) ? wellFormed(parsed) : parsed;
       if (typeof body?.user_id === "string") userOf.set(request, body.user_id);
       if (typeof body?.agent_id === "string") agentOf.set(request, body.agent_id);
       return body;
