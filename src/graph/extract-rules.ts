@@ -23,7 +23,8 @@ type Span = [number, number];
 
 const WORD = "\\p{Lu}[\\p{L}\\p{M}\\p{N}'’&-]*";
 const CONNECTOR = "(?:of|de|da|del|di|van|von|der|den|la|le|du|the|&)";
-const NAME = `${WORD}(?:\\s+(?:${CONNECTOR}\\s+){0,2}${WORD}){0,4}`;
+/** A capitalised name of up to five words, with connectors ("Banco de España"); shared with facts/. */
+export const NAME = `${WORD}(?:\\s+(?:${CONNECTOR}\\s+){0,2}${WORD}){0,4}`;
 const ADVERB = "(?:\\s+(?:now|currently|still|also|recently|just|really|mostly|mainly|usually|actually))?";
 const SELF_WORDS = new Set([
   "i",

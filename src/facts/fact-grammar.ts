@@ -1,0 +1,88 @@
+// The pieces the fact patterns are written with: who a clause is about (subject, possessor),
+// auxiliaries that carry negation and "used to", names, and what one pattern is.
+import { NAME } from "~/graph/extract-rules";
+import { RELATIVES } from "~/graph/extract-lexicon";
+import type { Claim, ClaimOp } from "./fact-claims";
+
+export { NAME };
+export type Groups = Record<string, string | undefined>;
+
+export interface Ctx {
+  /** The subject a `subj` group names ("I" → user, "my sister Anna", "Tom"); "" = the clause before "and". */
+  subject(raw: string | undefined): string | null;
+  /** The owner a `poss` group names ("my" → user, "my wife's", "Sarah's"). */
+  owner(raw: string | undefined): string | null;
+  /** A proper name, or null for words that name no one ("Tuesdays", "Italian"). */
+  name(raw: string | undefined): string | null;
+  /** set, or end / past when the match carries a negation or "used to" (groups `neg`, `past`). */
+  op(g: Groups): ClaimOp;
+}
+
+export interface FactPattern {
+  re: RegExp;
+  build(g: Groups, x: Ctx): Claim[];
+}
+
+/**
+ * Patterns of one kind, tried only when the sentence has one of the cue's words or two-word phrases
+ * (lower case), or passes `test`: a map lookup per word is far cheaper than running the patterns.
+ */
+export interface PatternGroup {
+  cue: readonly string[];
+  test?: (sentence: string) => boolean;
+  patterns: FactPattern[];
+}
+
+const TOKEN = /[\p{L}\p{N}@#+][\p{L}\p{N}'’@#+.-]*/gu;
+
+/** The groups whose cue the sentence has (one pass over its words, one lookup per word and per pair). */
+export function cuedGroups(groups: readonly PatternGroup[], index: ReadonlyMap<string, number[]>, sentence: string) {
+  const hit = new Array<boolean>(groups.length).fill(false);
+  let prev = "";
+  for (const raw of sentence.toLowerCase().match(TOKEN) ?? []) {
+    const word = raw
+      .replace(/’/g, "'")
+      .replace(/[.'-]+$/, "")
+      .replace(/'s$/, "");
+    for (const i of index.get(word) ?? []) hit[i] = true;
+    if (prev) for (const i of index.get(`${prev} ${word}`) ?? []) hit[i] = true;
+    prev = word;
+  }
+  return groups.filter((g, i) => hit[i] || g.test?.(sentence));
+}
+
+/** Cue word → the groups it opens. */
+export function cueIndex(groups: readonly PatternGroup[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  groups.forEach((g, i) => {
+    for (const w of g.cue) index.set(w, [...(index.get(w) ?? []), i]);
+  });
+  return index;
+}
+
+/** "a|b c" → ["a", "b c"]: cue words from an alternation of plain words. */
+export const cueWords = (...alternations: string[]) => alternations.flatMap((a) => a.split("|"));
+
+const REL = RELATIVES;
+export const ADV =
+  "(?:\\s+(?:now|currently|still|also|recently|just|really|mostly|mainly|usually|actually|finally|officially|even|both|then|again))*";
+const NEG_WORDS = "no\\s+longer|not|never|don['’]t|do\\s+not|doesn['’]t|does\\s+not|can['’]t|cannot";
+/** After a subject: an optional auxiliary, then optional negation or "used to (be)". */
+export const AUX = `(?:\\s*['’](?:m|re|ve)|\\s+(?:am|are|is|have|has))?${ADV}(?:\\s+(?<neg>${NEG_WORDS})|\\s+(?<past>used\\s+to(?:\\s+be)?))?${ADV}`;
+/** A copula after a subject ("I'm", "she is", "I used to be"), with optional negation. */
+export const BE = `(?:\\s*['’](?:m|re|s)|\\s+(?:am|are|is|became|have\\s+become)|['’]ve\\s+become|\\s+(?<past>used\\s+to\\s+be))${ADV}(?:\\s+(?<neg>not|no\\s+longer|never))?${ADV}`;
+export const SUBJ = `(?<subj>\\b[Ii]\\b|\\b[Ww]e\\b|\\b[Mm]y\\s+(?:${REL})(?:\\s+${NAME})?|\\b[Oo]ur\\s+(?:${REL})(?:\\s+${NAME})?|${NAME}|(?<=\\band))`;
+export const POSS = `(?<poss>\\b[Mm]y(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|\\b[Oo]ur(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|${NAME}['’]s)`;
+export const VAL = `(?<val>${NAME})`;
+
+/** Source with {SUBJ} {AUX} {BE} {POSS} {NAME} {VAL} {ADV} filled in; global and unicode. */
+export function rx(source: string): RegExp {
+  const parts: Record<string, string> = { SUBJ, AUX, BE, POSS, NAME, VAL, ADV };
+  return new RegExp(
+    source.replace(/\{(\w+)\}/g, (_, k: string) => parts[k] ?? `{${k}}`),
+    "gu",
+  );
+}
+
+export const one = (subject: string | null, attribute: string, value: string | null, op: ClaimOp, extra = {}) =>
+  subject && value ? [{ subject, attribute, value, op, ...extra } as Claim] : [];
