@@ -12,8 +12,8 @@ import { TransformersEmbedder } from "~/search/transformers-embedder";
 import { ensureBuiltinModel, GLOVE_SIF_MODEL_ID } from "~/search/model/build-glove-sif";
 import { loadLocomo, SPLITS, type Conversation, type Question, type Split } from "./locomo-data";
 
-type Mode = "keyword" | "semantic" | "hybrid";
-const MODES: readonly Mode[] = ["keyword", "semantic", "hybrid"];
+export type Mode = "keyword" | "semantic" | "hybrid";
+export const MODES: readonly Mode[] = ["keyword", "semantic", "hybrid"];
 const LIMIT = 50;
 const CATEGORY_NAMES: Record<number, string> = {
   1: "multi-hop",
@@ -86,9 +86,9 @@ function weight(raw: string, flag: string): number {
   return w;
 }
 
-type Handle = (req: Request) => Promise<Response>;
+export type Handle = (req: Request) => Promise<Response>;
 
-async function post(handle: Handle, path: string, body: unknown): Promise<any> {
+export async function post(handle: Handle, path: string, body: unknown): Promise<any> {
   const res = await handle(
     new Request(`http://localhost${path}`, {
       method: "POST",
@@ -102,7 +102,10 @@ async function post(handle: Handle, path: string, body: unknown): Promise<any> {
 }
 
 /** A fresh in-memory server; keyword mode has no embedder, the other two the configured model. */
-async function startEngine(mode: Mode, args: Args): Promise<{ engine: Engine; handle: Handle }> {
+export async function startEngine(
+  mode: Mode,
+  args: Pick<Args, "model" | "graphBoost" | "replyShare">,
+): Promise<{ engine: Engine; handle: Handle }> {
   const model = args.model;
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", logLevel: "error" }, env: process.env });
   let embedder: TransformersEmbedder | null = null;
