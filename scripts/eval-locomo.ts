@@ -104,7 +104,7 @@ export async function post(handle: Handle, path: string, body: unknown): Promise
 /** A fresh in-memory server; keyword mode has no embedder, the other two the configured model. */
 export async function startEngine(
   mode: Mode,
-  args: Pick<Args, "model" | "graphBoost" | "replyShare">,
+  args: Pick<Args, "model" | "replyShare">,
 ): Promise<{ engine: Engine; handle: Handle }> {
   const model = args.model;
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", logLevel: "error" }, env: process.env });
