@@ -5,6 +5,7 @@ import { swagger } from "@elysiajs/swagger";
 import type { Services } from "./services";
 import { installPipeline, instrument, type CallRecord } from "./http/pipeline";
 import { RequestMetrics } from "./http/metrics";
+import { makeHostCheck } from "./http/host-check";
 import { memoryRoutes } from "./http/memory.routes";
 import { systemRoutes } from "./http/system.routes";
 import { layerRoutes } from "./http/layers.routes";
@@ -32,6 +33,12 @@ export function createApp(s: Services) {
     maxBodyBytes: s.config.maxBodyBytes,
     auth: s.config.auth,
     cors: s.config.cors,
+    hostCheck: makeHostCheck({
+      bindHost: s.config.host,
+      allowedHosts: s.config.allowedHosts,
+      allowedOrigins: s.config.allowedOrigins,
+      corsOrigins: s.config.cors.enabled ? s.config.cors.origins : [],
+    }),
     open: (path) => OPEN_PATHS.has(path),
   });
   app.use(

@@ -80,6 +80,21 @@ export const ConfigSchema = Type.Object({
     default: false,
     description: "Allow a non-loopback --host without --auth",
   }),
+  // DNS-rebinding protection (SPEC §7): what Host and Origin headers every route accepts besides the defaults.
+  allowedHosts: list({
+    env: "ENGRAM_ALLOWED_HOSTS",
+    flag: "allowed-hosts",
+    default: [],
+    description:
+      "Host names (any port) or host:port pairs accepted in the Host header besides localhost, 127.0.0.1, [::1] and the bind address; * = any",
+  }),
+  allowedOrigins: list({
+    env: "ENGRAM_ALLOWED_ORIGINS",
+    flag: "allowed-origins",
+    default: [],
+    description:
+      "Origins accepted in the Origin header besides loopback ones, the CORS origins and the server's own; a port may be *",
+  }),
   cors: Type.Object({
     origins: list({
       env: "ENGRAM_CORS_ORIGINS",

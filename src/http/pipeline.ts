@@ -1,4 +1,4 @@
-// Everything every request passes through, in order: CORS, body size and media type, auth,
+// Everything every request passes through, in order: Host/Origin, CORS, body size and media type, auth,
 // JSON parsing, error envelopes (incl. 405 for a known path with the wrong method), metrics
 // and the debug request log.
 import type { Elysia } from "elysia";
@@ -17,6 +17,8 @@ export interface PipelineOptions {
   maxBodyBytes: number;
   auth: { enabled: boolean; apiKeys: string[] };
   cors: { enabled: boolean; origins: string[] };
+  /** DNS-rebinding protection (host-check.ts): the error for a request whose Host or Origin is not ours. */
+  hostCheck: (request: Request) => AppError | null;
   /** Paths that never need auth. */
   open: (path: string) => boolean;
 }
@@ -86,6 +88,8 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
 
   return app
     .onRequest(({ request, set }) => {
+      const foreign = o.hostCheck(request);
+      if (foreign) return answer(request, errorResponse(foreign));
       const cors = corsFor(request);
       Object.assign(set.headers, cors);
       if (request.method === "OPTIONS" && o.cors.enabled)
