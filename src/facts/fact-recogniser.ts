@@ -28,6 +28,28 @@ const TIME_NAME = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|to
 const REL_RE = new RegExp(`^(?:my|our)\\s+(${RELATIVES})(?:\\s+(.+))?$`, "iu");
 const REL_POSS_RE = new RegExp(`^(?:my|our)\\s+(${RELATIVES})(?:\\s+(.+?))?['’]s$`, "iu");
 
+/** A fact already stored for the user, shown to a recogniser that can read context (the LLM). */
+export interface KnownFact {
+  subject: string;
+  attribute: string;
+  value: string;
+}
+
+/** What the memory service asks of a fact recogniser: the rules below, or an LLM (llm-fact-recogniser.ts). */
+export interface FactRecogniser {
+  /** "rules" or "llm:<model>|rules", for logs. */
+  readonly name: string;
+  /** Whether `recognise` reads `known` (the rules do not: they are spared the read). */
+  readonly readsKnown: boolean;
+  recognise(text: string, known: readonly KnownFact[]): Promise<Claim[]>;
+}
+
+export const ruleRecogniser: FactRecogniser = {
+  name: "rules",
+  readsKnown: false,
+  recognise: async (text) => recogniseClaims(text),
+};
+
 /** The claims a text states, in order, without duplicates. */
 export function recogniseClaims(text: string): Claim[] {
   const out: Claim[] = [];

@@ -1,6 +1,7 @@
 // An EntityExtractor backed by any OpenAI-compatible chat completions endpoint (JSON mode),
-// whose reply is checked and normalised like the rules' output; plus a fallback wrapper.
-import { Type, type Static } from "@sinclair/typebox";
+// whose reply is checked and normalised like the rules' output; plus a fallback wrapper. chatJson is
+// the one JSON chat call (the fact recogniser uses it too).
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "~/shared/errors";
 import { ExtractionBuilder, relationshipName, slug, type EntityExtractor, type Extraction } from "./extract";
@@ -35,9 +36,6 @@ const ReplySchema = Type.Object({
 });
 type Reply = Static<typeof ReplySchema>;
 
-const llmDown = (message: string, details?: Record<string, unknown>) =>
-  new AppError("UNAVAILABLE", `entity extraction service: ${message}`, undefined, details);
-
 export class LlmExtractor implements EntityExtractor {
   readonly name: string;
 
@@ -46,50 +44,71 @@ export class LlmExtractor implements EntityExtractor {
   }
 
   async extract(text: string): Promise<Extraction> {
-    const content = await this.complete(text);
-    let reply: unknown;
-    try {
-      reply = JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, ""));
-    } catch {
-      throw llmDown("reply is not JSON");
-    }
-    if (!Value.Check(ReplySchema, reply))
-      throw llmDown("reply does not have the expected shape", {
-        errors: [...Value.Errors(ReplySchema, reply)].slice(0, 3).map((e) => `${e.path}: ${e.message}`),
-      });
-    return normaliseReply(reply);
+    return normaliseReply(await chatJson(this.opts, PROMPT, text, ReplySchema, "entity extraction service"));
   }
+}
 
-  private async complete(text: string): Promise<string> {
-    const body = {
-      model: this.opts.model,
-      temperature: 0,
-      response_format: { type: "json_object" },
-      messages: [
-        { role: "system", content: PROMPT },
-        { role: "user", content: text },
-      ],
-    };
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
-      });
-    } catch (e) {
-      throw llmDown(`request failed (${(e as Error).message})`);
-    }
-    if (!res.ok) throw llmDown(`HTTP ${res.status}`);
-    const json = (await res.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
-    const content = json?.choices?.[0]?.message?.content;
-    if (typeof content !== "string") throw llmDown("response has no message content");
-    return content;
+/**
+ * One JSON-mode chat completion of an OpenAI-compatible endpoint, checked against `schema`; every
+ * failure (network, status, not JSON, wrong shape) is AppError UNAVAILABLE naming `service`.
+ */
+export async function chatJson<T extends TSchema>(
+  opts: LlmExtractorOptions,
+  system: string,
+  user: string,
+  schema: T,
+  service: string,
+): Promise<Static<T>> {
+  const down = (message: string, details?: Record<string, unknown>) =>
+    new AppError("UNAVAILABLE", `${service}: ${message}`, undefined, details);
+  const content = await complete(opts, system, user, down);
+  let reply: unknown;
+  try {
+    reply = JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, ""));
+  } catch {
+    throw down("reply is not JSON");
   }
+  if (!Value.Check(schema, reply))
+    throw down("reply does not have the expected shape", {
+      errors: [...Value.Errors(schema, reply)].slice(0, 3).map((e) => `${e.path}: ${e.message}`),
+    });
+  return reply;
+}
+
+async function complete(
+  opts: LlmExtractorOptions,
+  system: string,
+  user: string,
+  down: (message: string) => AppError,
+): Promise<string> {
+  const body = {
+    model: opts.model,
+    temperature: 0,
+    response_format: { type: "json_object" },
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: user },
+    ],
+  };
+  let res: Response;
+  try {
+    res = await fetch(`${opts.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+    });
+  } catch (e) {
+    throw down(`request failed (${(e as Error).message})`);
+  }
+  if (!res.ok) throw down(`HTTP ${res.status}`);
+  const json = (await res.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
+  const content = json?.choices?.[0]?.message?.content;
+  if (typeof content !== "string") throw down("response has no message content");
+  return content;
 }
 
 /** Same ids and names rules as the rule-based extractor; anything unusable is dropped. */
