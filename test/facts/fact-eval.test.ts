@@ -2,9 +2,14 @@
 // from measurement: a wrong supersede hides a true memory, so precision has the higher bar.
 import { expect, test } from "bun:test";
 import { evaluate, precision, recall, rulesRunner } from "../../scripts/eval-facts";
+import { FACT_CASES } from "./fixtures/fact-updates";
 
 test("the rules' supersede decisions meet the thresholds on every split of the known-answer set", async () => {
-  const r = await evaluate(rulesRunner);
+  // "final" stays unmeasured until the rules are done (fixtures/fact-updates.ts).
+  const r = await evaluate(
+    rulesRunner,
+    FACT_CASES.filter((c) => c.split !== "final"),
+  );
   const got = Object.fromEntries(
     Object.entries(r.bySplit).map(([split, t]) => [split, { precision: precision(t), recall: recall(t) }]),
   );
