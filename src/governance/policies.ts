@@ -40,9 +40,8 @@ export class PolicyService implements WriteGate {
     const id = newId();
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    if (memorySpaceId !== undefined && organizationId !== undefined)
-      this.repo.registerSpace(memorySpaceId, organizationId, now);
-    this.repo.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
+    const registerUnder = memorySpaceId !== undefined ? organizationId : undefined;
+    this.repo.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now, registerUnder);
     this.cache.clear();
     return {
       success: true,
@@ -57,9 +56,8 @@ export class PolicyService implements WriteGate {
     const spaceId = memorySpaceId as string;
     const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
     const now = this.clock.now();
-    if (organizationId !== undefined) this.repo.registerSpace(spaceId, organizationId, now);
     const merged = deepMerge(this.stored("memorySpace", spaceId) ?? {}, rules);
-    this.repo.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
+    this.repo.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now, organizationId);
     this.cache.clear();
   }
 

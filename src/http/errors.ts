@@ -20,6 +20,7 @@ export const STATUS: Record<AppErrorCode, number> = {
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,
   UNAVAILABLE: 503,
+  STORAGE_FULL: 507,
 };
 
 export interface ErrorBody {

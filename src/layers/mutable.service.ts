@@ -1,6 +1,6 @@
 // Mutable layer (SPEC §5.1): org-wide (namespace, key) → JSON value with updatedAt,
 // accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
-import type { Db } from "~/store/sqlite";
+import { tx, type Db } from "~/store/sqlite";
 import { MutableRepo, type MutableRow } from "~/store/mutable-repo";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
@@ -13,7 +13,7 @@ export class MutableService {
   private readonly repo: MutableRepo;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly orgId: string,
   ) {
@@ -36,15 +36,9 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const row = this.repo.put({
-      orgId: this.orgId,
-      namespace,
-      key,
-      userId: input.user_id ?? null,
-      value,
-      expiresAt,
-      now,
-    });
+    const row = tx(this.db, () =>
+      this.repo.put({ orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now }),
+    );
     return { success: true as const, ...view(row, now) };
   }
 

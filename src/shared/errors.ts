@@ -15,6 +15,7 @@ export const APP_ERROR_CODES = [
   "INTERNAL_ERROR",
   "NOT_IMPLEMENTED",
   "UNAVAILABLE",
+  "STORAGE_FULL",
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 

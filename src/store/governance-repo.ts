@@ -1,6 +1,6 @@
 // Prepared SQL for governance state: active policies per scope (with history), memory-space
 // registrations, the enforcement log, deletion requests and the audit log.
-import type { Db } from "./sqlite";
+import { tx, type Db } from "./sqlite";
 
 export type ScopeKind = "organization" | "memorySpace";
 
@@ -51,16 +51,22 @@ export class GovernanceRepo {
       .get(kind, scopeId);
   }
 
-  /** Deactivates the scope's current policy and stores the new one (history is kept). */
-  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void {
-    this.db
-      .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
-      .run(kind, scopeId);
-    this.db
-      .query(
-        "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
-      )
-      .run(id, kind, scopeId, policy, now);
+  /**
+   * Deactivates the scope's current policy and stores the new one (history is kept), in one transaction;
+   * with `org`, also registers the memory space under that organization.
+   */
+  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number, org?: string): void {
+    tx(this.db, () => {
+      if (org !== undefined) this.registerSpace(scopeId, org, now);
+      this.db
+        .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
+        .run(kind, scopeId);
+      this.db
+        .query(
+          "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+        )
+        .run(id, kind, scopeId, policy, now);
+    });
   }
 
   registerSpace(spaceId: string, orgId: string, now: number): void {

@@ -1,13 +1,59 @@
 // The only bun:sqlite import: opens the database file, sets the pragmas every connection
 // needs (WAL, busy timeout, foreign keys) and loads sqlite-vec from a real file.
-import { Database } from "bun:sqlite";
+import { type Changes, Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getLoadablePath } from "sqlite-vec";
 import { materialise } from "~/shared/native-files";
 import { EMBEDDED_VEC } from "./vec-native-file";
+import { AppError } from "~/shared/errors";
 
-export type Db = Database;
+/**
+ * SQLite's own "cannot grow" error (SQLITE_FULL: the disk or a quota is full, or max_page_count is reached)
+ * as the AppError every adapter answers with (HTTP 507 STORAGE_FULL). The transaction it broke is rolled
+ * back, so nothing of the write is stored. Other errors pass through unchanged.
+ */
+export function storeError(e: unknown): unknown {
+  if (e instanceof Error && (e as { code?: unknown }).code === "SQLITE_FULL")
+    return new AppError("STORAGE_FULL", "the store cannot grow (disk full or quota reached); nothing was written");
+  return e;
+}
+
+const mapped =
+  <A extends any[], T>(fn: (...args: A) => T) =>
+  (...args: A): T => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      throw storeError(e);
+    }
+  };
+
+/**
+ * The connection every store module uses: a bun:sqlite Database whose transactions and plain statements
+ * report a full disk as STORAGE_FULL (storeError), wherever in the transaction — a statement or the COMMIT —
+ * SQLite found out.
+ */
+export class StoreDb extends Database {
+  override transaction<A extends any[], T>(fn: (...args: A) => T) {
+    const t = super.transaction(fn);
+    return Object.assign(mapped(t), {
+      deferred: mapped(t.deferred),
+      immediate: mapped(t.immediate),
+      exclusive: mapped(t.exclusive),
+    });
+  }
+
+  override run<P extends SQLQueryBindings[]>(sql: string, ...bindings: P[]): Changes {
+    try {
+      return super.run(sql, ...bindings);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+}
+
+export type Db = StoreDb;
 export type { Statement } from "bun:sqlite";
 
 /**
@@ -31,7 +77,7 @@ const MMAP_BYTES = 2 ** 31;
 /** `:memory:` or an absolute/relative file path (already resolved from STORE_URL). */
 export async function openDb(path: string, opts: { nativeCacheDir: string; cacheMb?: number }): Promise<Db> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { create: true, strict: true });
+  const db = new StoreDb(path, { create: true, strict: true });
   db.run("PRAGMA busy_timeout = 5000");
   if (path !== ":memory:") {
     db.run("PRAGMA journal_mode = WAL");
