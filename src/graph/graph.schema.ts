@@ -122,19 +122,35 @@ export const UpsertRelationshipsResponse = Type.Object({
   }),
 });
 
-export const FindEntitiesQuery = Type.Object({
-  user_id: UserId,
-  q: Type.Optional(Type.String({ maxLength: 256, description: "Case-insensitive substring of the entity name" })),
-  type: Type.Optional(EntityTypeField),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_TRAVERSE_LIMIT,
-      default: DEFAULT_FIND_LIMIT,
-      description: "At most this many results",
-    }),
-  ),
-});
+// Unknown fields are refused (as in the memory API): a mistyped `name` for `q` must not list every entity.
+export const FindEntitiesQuery = Type.Object(
+  {
+    user_id: UserId,
+    q: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: "Part of the entity's name, any case ('mar' finds Maria); leave it out to list entities by name",
+      }),
+    ),
+    type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: EntityTypeField.pattern,
+        description: "Only entities of this kind, e.g. person, place, organization, technology, pet (case-sensitive)",
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_TRAVERSE_LIMIT,
+        default: DEFAULT_FIND_LIMIT,
+        description: "At most this many results (default 50)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type FindEntitiesQuery = Static<typeof FindEntitiesQuery>;
 
 export const FindEntitiesResponse = Type.Object({
@@ -144,7 +160,14 @@ export const FindEntitiesResponse = Type.Object({
 
 export const TraverseBody = Type.Object({
   user_id: UserId,
-  start: EntityRefSchema,
+  start: Type.Object(
+    { type: EntityTypeField, id: EntityIdField },
+    {
+      description:
+        "The entity to start from: its type and id exactly as graph_search returns them (an unknown one is NOT_FOUND). " +
+        "Facts about the user themself hang off {type: 'person', id: 'user'}",
+    },
+  ),
   relationships: Type.Optional(
     Type.Array(RelationshipTypeField, {
       minItems: 1,

@@ -1,6 +1,6 @@
 // Plain-text renderings of tool results, for clients and models that read `content` rather than
 // `structuredContent`: short, numbered, with ids so a follow-up call can name a memory.
-import type { TraverseResponse } from "~/graph/graph.schema";
+import type { FindEntitiesResponse, TraverseResponse } from "~/graph/graph.schema";
 import type { Static } from "@sinclair/typebox";
 import type {
   AddResponse,
@@ -57,4 +57,11 @@ export function renderTraverse(out: Static<typeof TraverseResponse>): string {
   const lines = out.entities.map((e) => `${"  ".repeat(e.depth)}- ${e.name} (${e.type}/${e.id}, depth ${e.depth})`);
   const rels = out.relationships.map((r) => `${r.from.type}/${r.from.id} -${r.type}-> ${r.to.type}/${r.to.id}`);
   return [`Reached ${out.entities.length - 1} entities:`, ...lines, "", "Relationships:", ...rels].join("\n");
+}
+
+export function renderEntities(out: Static<typeof FindEntitiesResponse>): string {
+  if (!out.results.length) return "No entity matches.";
+  const lines = out.results.map((e, i) => `${i + 1}. ${e.name} (type ${e.type}, id ${e.id})`);
+  const head = `Found ${plural(out.results.length, "entity", "entities")}; start graph_traverse at {type, id}:`;
+  return [head, ...lines].join("\n");
 }

@@ -1,5 +1,6 @@
-// The MCP tool table: one entry per HTTP endpoint, same name, same TypeBox input and output
-// schemas, the service call and a readable rendering. Adding a tool is adding one entry.
+// The MCP tool table: one entry per HTTP endpoint (same name, except graph_search for GET
+// /graph/entities), same TypeBox input and output schemas, the service call and a readable
+// rendering. Descriptions are written for a model that reads nothing else. Adding a tool is adding one entry.
 import type { Static, TObject } from "@sinclair/typebox";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "~/services";
@@ -16,9 +17,10 @@ import {
   SearchResponse,
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
-import { TraverseBody, TraverseResponse } from "~/graph/graph.schema";
+import { FindEntitiesQuery, FindEntitiesResponse, TraverseBody, TraverseResponse } from "~/graph/graph.schema";
 import {
   renderTraverse,
+  renderEntities,
   renderAdded,
   renderDeleted,
   renderDeletedAll,
@@ -64,8 +66,13 @@ export const TOOLS: readonly ToolDef[] = [
     name: "add_memories",
     title: "Add memories",
     description:
-      "Store something worth remembering about the user: either one `memory` text, or a conversation as `messages` " +
-      "(each non-empty message becomes its own memory). Returns the new memory ids.",
+      "Remember something about the user for later, in this and every other AI tool they connect to Engram: facts, " +
+      "preferences, decisions, plans. Give either `memory` (one self-contained statement, stored verbatim, e.g. " +
+      "'Alice is vegetarian') or `messages` (a conversation; each non-empty message becomes its own memory). " +
+      "Without agent_id the memory is filed under agent 'mcp-agent'; every search still finds it. " +
+      "Leave session_id out for lasting facts: a memory written with a session_id is found only by searches that " +
+      "pass the same session_id. To change a fact already stored, use update_memory instead of adding a contradiction. " +
+      "Returns the new memory ids.",
     input: AddMemoriesInput,
     output: AddResponse,
     annotations: { ...ADDITIVE, title: "Add memories" },
@@ -76,8 +83,13 @@ export const TOOLS: readonly ToolDef[] = [
     name: "search_memory",
     title: "Search memory",
     description:
-      "Search the user's memories by meaning and keywords, best match first. Use it before answering anything that may " +
-      "depend on what the user said earlier (preferences, facts, plans).",
+      "Find the user's memories that answer a question or concern a topic, by meaning and by keywords, best first. " +
+      "Call it before answering anything that may depend on what the user said earlier (preferences, facts, plans, " +
+      "people). It covers the memories of all the user's agents unless agent_id names one. Without session_id it " +
+      "sees only memories stored without a session; with session_id, only that session's. `metadata` is a filter " +
+      "(every key must match; an array such as tags must be contained), not text to search. Each result has an id " +
+      "and a score in (0, 1]: the same score means the same strength of match in any query, and a low best score " +
+      "means nothing closely relevant is stored.",
     input: SearchMemoryInput,
     output: SearchResponse,
     annotations: { ...READ, title: "Search memory" },
@@ -87,7 +99,10 @@ export const TOOLS: readonly ToolDef[] = [
   tool({
     name: "list_memories",
     title: "List memories",
-    description: "List the user's memories, newest first. Pass `next_cursor` of one page as `cursor` to get the next.",
+    description:
+      "List the user's memories, newest first, with their ids, agents and sessions: all of them, session-scoped ones " +
+      "included, of every agent unless agent_id names one. For browsing or finding an id; to answer a question use " +
+      "search_memory. `total` counts them all; when `next_cursor` is not null, pass it as `cursor` for the next page.",
     input: ListMemoriesInput,
     output: ListResponse,
     annotations: { ...READ, title: "List memories" },
@@ -98,8 +113,10 @@ export const TOOLS: readonly ToolDef[] = [
     name: "delete_all_memories",
     title: "Delete all memories",
     description:
-      "Delete every memory of the user. With `cascade: true`, erase the user's data from every layer " +
-      "(except what a retention policy must keep, reported as `retained`). Cannot be undone.",
+      "Permanently delete every memory of the user, of every agent and session. Only when the user explicitly asks to " +
+      "forget everything; to remove one memory use delete_memory. With cascade: true, also erase the user's " +
+      "conversations, records, keys and knowledge graph; what a retention policy must keep stays and is reported as " +
+      "`retained`. Cannot be undone.",
     input: DeleteAllInput,
     output: DeleteResponse,
     annotations: { ...DESTRUCTIVE, title: "Delete all memories" },
@@ -109,7 +126,9 @@ export const TOOLS: readonly ToolDef[] = [
   tool({
     name: "get_memory",
     title: "Get memory",
-    description: "Get one memory by id, with its metadata and version.",
+    description:
+      "Read one memory by its id (from add_memories, search_memory or list_memories): text, metadata, agent, " +
+      "session, version and timestamps. Another user's id, or a deleted one, is NOT_FOUND.",
     input: MemoryRef,
     output: MemoryResponse,
     annotations: { ...READ, title: "Get memory" },
@@ -120,8 +139,9 @@ export const TOOLS: readonly ToolDef[] = [
     name: "update_memory",
     title: "Update memory",
     description:
-      "Change the text and/or metadata of one memory (a metadata key set to null is removed). " +
-      "The previous text is kept as a version and the version number goes up.",
+      "Correct one memory by id when a fact changed ('moved from Porto to Lisbon'): give the new `memory` text, " +
+      "`metadata` keys to change (a key set to null is removed), or both. The previous text is kept as a version " +
+      "and `version` goes up; agent and session stay as they were.",
     input: UpdateMemoryInput,
     output: MemoryResponse,
     // Not destructive: the previous text survives as a version.
@@ -132,7 +152,9 @@ export const TOOLS: readonly ToolDef[] = [
   tool({
     name: "delete_memory",
     title: "Delete memory",
-    description: "Delete one memory by id. Cannot be undone.",
+    description:
+      "Permanently delete one memory by its id (from search_memory or list_memories), e.g. when the user asks to " +
+      "forget that one thing. Cannot be undone.",
     input: MemoryRef,
     output: DeleteResponse,
     annotations: { ...DESTRUCTIVE, title: "Delete memory" },
@@ -140,11 +162,28 @@ export const TOOLS: readonly ToolDef[] = [
     render: renderDeleted,
   }),
   tool({
+    name: "graph_search",
+    title: "Search the graph",
+    description:
+      "Find entities of the user's knowledge graph by name and/or type, to get the {type, id} that graph_traverse " +
+      "needs as its start. Entities (people, places, organizations, technologies, pets, dates) are extracted from " +
+      "stored memories, or written with POST /graph/entities. `q` matches any part of the name, in any case; exact " +
+      "names come first, then names starting with q. Without q and type, it lists the user's entities by name.",
+    input: FindEntitiesQuery,
+    output: FindEntitiesResponse,
+    annotations: { ...READ, title: "Search the graph" },
+    run: (s, input) => s.graph.findEntities(input),
+    render: renderEntities,
+  }),
+  tool({
     name: "graph_traverse",
     title: "Traverse the graph",
     description:
-      "Walk the user's knowledge graph from one entity (e.g. {type: 'person', id: 'alice'}) along named relationships " +
-      "(absent = all), up to max_depth steps, in a direction (out, in or both). Returns the entities reached with their depth.",
+      "Explore how one entity of the user's knowledge graph connects to others (who works where, who is whose " +
+      "sister, which tools a project uses). `start` takes the entity's type and id exactly as graph_search returns " +
+      "them; facts about the user themself start at {type: 'person', id: 'user'}. Follows every relationship name " +
+      "unless `relationships` lists some, up to max_depth steps (default 2), in both directions unless direction is " +
+      "out or in. Returns the entities reached, each with its depth, and the relationships between them.",
     input: TraverseBody,
     output: TraverseResponse,
     annotations: { ...READ, title: "Traverse the graph" },

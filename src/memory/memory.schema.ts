@@ -6,17 +6,72 @@ export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
-const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
-const AgentId = Type.String({ minLength: 1, maxLength: 256, description: "Agent (memory space); default 'mcp-agent'" });
-const SessionId = Type.String({ minLength: 1, maxLength: 256, description: "Session scope" });
+// Field descriptions are written for a reader that sees nothing else (an MCP client's model reads
+// only these and the tool description), so each says what the field really does, defaults included.
+const UserId = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    "Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. " +
+    "Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)",
+});
+const AgentId = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    "The agent (tool) that writes this memory, e.g. 'claude-desktop'; it files the memory in that agent's memory space. " +
+    "Default 'mcp-agent'. Searches and lists without agent_id still find it",
+});
+const AgentFilter = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    "Only memories written by this agent. Leave it out (usual) to cover the memories of all the user's agents",
+});
+const SessionId = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    "Ties the memory to one session: it is then found only by searches that pass this same session_id, never by " +
+    "searches without one (list_memories still shows it). Leave it out for anything worth remembering beyond the session",
+});
+const SessionFilter = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    "Search only the memories stored with this session_id. Without it the search covers only memories stored " +
+    "without a session_id: memories written with a session are invisible to it",
+});
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    "Free-form; importance (0–100), source (any string; conversation|a2a|system|tool select a governance source type), tags, temporary + expiresAt (epoch ms)",
+    "Free-form JSON object stored with the memory (≤ 16 KiB). Keys Engram reads: importance (integer 0–100, default 50), " +
+    "source (any string; conversation|a2a|system|tool select a governance source type), tags (array of strings, usable as a search filter), " +
+    "temporary: true with expiresAt (epoch ms) to hide the memory from that instant on",
 });
-const MemoryText = Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Memory text (≤ 32 KiB)" });
+const MetadataFilter = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    "A filter, not data to search in: only memories whose metadata matches every key given. A string, number or " +
+    "boolean must be equal; an array (e.g. tags: ['work']) matches when the memory's array contains every element. " +
+    "Leave it out to search all memories",
+});
+const MetadataPatch = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    "Keys to change in the memory's metadata: merged into it, a key set to null is removed, keys not given stay",
+});
+const MemoryText = Type.String({
+  minLength: 1,
+  maxLength: MAX_MEMORY_CHARS,
+  description:
+    "One memory, stored verbatim: a self-contained statement such as 'Alice is allergic to penicillin' (≤ 32 KiB)",
+});
 /** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */
 const STRICT = { additionalProperties: false } as const;
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Number({ ...o, multipleOf: 1 });
+const MemoryIdField = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: "Id of the memory, as add_memories, search_memory or list_memories gave it",
+});
 
 export const Message = Type.Object(
   {
@@ -29,7 +84,15 @@ export const Message = Type.Object(
 export const AddMemoriesInput = Type.Object(
   {
     memory: Type.Optional(MemoryText),
-    messages: Type.Optional(Type.Array(Message, { minItems: 1, maxItems: MAX_MESSAGES })),
+    messages: Type.Optional(
+      Type.Array(Message, {
+        minItems: 1,
+        maxItems: MAX_MESSAGES,
+        description:
+          "A conversation to remember, instead of `memory` (≤ 100 messages): each non-empty message becomes its own " +
+          "memory (metadata.role keeps the role) and the whole conversation is kept as well",
+      }),
+    ),
     user_id: UserId,
     agent_id: Type.Optional(AgentId),
     session_id: Type.Optional(SessionId),
@@ -37,7 +100,13 @@ export const AddMemoriesInput = Type.Object(
     auto_embed: Type.Optional(
       Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" }),
     ),
-    auto_extract_facts: Type.Optional(Type.Boolean({ description: "Extract facts from messages for this call" })),
+    auto_extract_facts: Type.Optional(
+      Type.Boolean({
+        description:
+          "With `messages` only: true stores the facts extracted from the conversation instead of each message; " +
+          "default: the server's MCP_EXTRACT_FACTS setting",
+      }),
+    ),
   },
   STRICT,
 );
@@ -45,12 +114,16 @@ export type AddMemoriesInput = Static<typeof AddMemoriesInput>;
 
 export const SearchMemoryInput = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: MAX_MEMORY_CHARS, description: "Search text" }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: MAX_MEMORY_CHARS,
+      description: "What to look for, in plain words: a question or a topic. Matched by meaning and by keywords",
+    }),
     user_id: UserId,
-    limit: Type.Optional(Int({ minimum: 1, maximum: 100, description: "Maximum results (default 10)" })),
-    agent_id: Type.Optional(AgentId),
-    session_id: Type.Optional(SessionId),
-    metadata: Type.Optional(Metadata),
+    limit: Type.Optional(Int({ minimum: 1, maximum: 100, description: "Most results to return, 1–100 (default 10)" })),
+    agent_id: Type.Optional(AgentFilter),
+    session_id: Type.Optional(SessionFilter),
+    metadata: Type.Optional(MetadataFilter),
   },
   STRICT,
 );
@@ -59,11 +132,15 @@ export type SearchMemoryInput = Static<typeof SearchMemoryInput>;
 export const ListMemoriesInput = Type.Object(
   {
     user_id: UserId,
-    limit: Type.Optional(Int({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
+    limit: Type.Optional(Int({ minimum: 1, maximum: 1000, description: "Page size, 1–1000 (default 50)" })),
     cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 512, description: "next_cursor of the previous page" }),
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: "The next_cursor of the previous page, to get the page after it",
+      }),
     ),
-    agent_id: Type.Optional(AgentId),
+    agent_id: Type.Optional(AgentFilter),
   },
   STRICT,
 );
@@ -72,7 +149,13 @@ export type ListMemoriesInput = Static<typeof ListMemoriesInput>;
 export const DeleteAllInput = Type.Object(
   {
     user_id: UserId,
-    cascade: Type.Optional(Type.Boolean({ description: "Erase the user's data from every layer" })),
+    cascade: Type.Optional(
+      Type.Boolean({
+        description:
+          "false (default): delete the memories. true: erase the user's data from every layer (memories, " +
+          "conversations, records, keys, knowledge graph), except what a retention policy must keep",
+      }),
+    ),
   },
   STRICT,
 );
@@ -80,7 +163,7 @@ export type DeleteAllInput = Static<typeof DeleteAllInput>;
 
 export const MemoryRef = Type.Object(
   {
-    memory_id: Type.String({ minLength: 1, maxLength: 256 }),
+    memory_id: MemoryIdField,
     user_id: UserId,
   },
   STRICT,
@@ -89,10 +172,16 @@ export type MemoryRef = Static<typeof MemoryRef>;
 
 export const UpdateMemoryInput = Type.Object(
   {
-    memory_id: Type.String({ minLength: 1, maxLength: 256 }),
+    memory_id: MemoryIdField,
     user_id: UserId,
-    memory: Type.Optional(MemoryText),
-    metadata: Type.Optional(Metadata),
+    memory: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_MEMORY_CHARS,
+        description: "The new text; it replaces the current one, which is kept as a previous version (≤ 32 KiB)",
+      }),
+    ),
+    metadata: Type.Optional(MetadataPatch),
   },
   STRICT,
 );

@@ -17,6 +17,7 @@ export const TOOL_NAMES = [
   "get_memory",
   "update_memory",
   "delete_memory",
+  "graph_search",
   "graph_traverse",
 ];
 

@@ -11,7 +11,7 @@ import {
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { createLogger } from "~/shared/logger";
-import { TraverseBody } from "~/graph/graph.schema";
+import { FindEntitiesQuery, TraverseBody } from "~/graph/graph.schema";
 import { bodyOf, errorOf, inMemoryMcp, textOf, TOOL_NAMES, type InMemoryMcp } from "./support";
 
 let m: InMemoryMcp;
@@ -25,6 +25,7 @@ const HTTP_SCHEMAS = {
   get_memory: MemoryRef,
   update_memory: UpdateMemoryInput,
   delete_memory: MemoryRef,
+  graph_search: FindEntitiesQuery,
   graph_traverse: TraverseBody,
 };
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
@@ -33,7 +34,7 @@ const addOne = async (memory: string, user_id = "alice") =>
   bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
-  test("lists the eight tools by their endpoint names", async () => {
+  test("lists the nine tools by their endpoint names", async () => {
     m = await inMemoryMcp();
     const { tools } = await m.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
@@ -77,6 +78,7 @@ describe("tools/list", () => {
       get_memory: read,
       update_memory: additive,
       delete_memory: destructive,
+      graph_search: read,
       graph_traverse: read,
     });
     expect(tools.find((t) => t.name === "search_memory")!.title).toBe("Search memory");
