@@ -45,7 +45,8 @@ const SessionFilter = Type.String({
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description:
     "Free-form JSON object stored with the memory (≤ 16 KiB). Keys Engram reads: importance (integer 0–100, default 50), " +
-    "source (any string; conversation|a2a|system|tool select a governance source type), tags (array of strings, usable as a search filter), " +
+    "source (any string; conversation|a2a|system|tool select a governance source type), " +
+    "tags (array of strings, usable as a search filter), " +
     "temporary: true with expiresAt (epoch ms) to hide the memory from that instant on",
 });
 const MetadataFilter = Type.Record(Type.String(), Type.Unknown(), {
