@@ -60,7 +60,9 @@ describe("session_id", () => {
     expect(t.add_memories!.description).toContain(
       "a memory written with a session_id is found only by searches that pass the same session_id",
     );
-    expect(arg(t.add_memories!, "session_id")).toContain("never by searches without one (list_memories still shows it)");
+    expect(arg(t.add_memories!, "session_id")).toContain(
+      "never by searches without one (list_memories still shows it)",
+    );
     expect(t.search_memory!.description).toContain("Without session_id it sees only memories stored without a session");
     expect(arg(t.search_memory!, "session_id")).toContain("memories written with a session are invisible to it");
     expect(t.list_memories!.description).toContain("session-scoped ones included");
