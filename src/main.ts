@@ -29,6 +29,7 @@ import { FallbackExtractor, LlmExtractor } from "./graph/llm-extractor";
 import type { EntityExtractor } from "./graph/extract";
 import type { GraphStore } from "./graph/graph-store";
 import { createApp } from "./app";
+import { listen } from "./http/listener";
 import type { Services } from "./services";
 import { VERSION } from "./version";
 
@@ -213,19 +214,21 @@ export interface RunningServer {
   services: Engine;
   /** Resolves once the embedding model has loaded or failed (see services.search.status()). */
   ready: Promise<void>;
-  stop(): Promise<void>;
+  /** Answers what clients already sent, refuses new connections, cuts what still runs after `drainMs` (default 10 s), closes the store. */
+  stop(o?: { drainMs?: number }): Promise<void>;
 }
 
 /** Starts serving; `stop()` finishes in-flight requests, then closes the database. */
 export async function startServer(config: Config, o: BuildOptions = {}): Promise<RunningServer> {
   const services = await buildServices(config, o);
   const { handle } = createApp(services);
-  const server = Bun.serve({
+  const server = listen({
     hostname: config.host,
     port: config.port,
     // Backstop above the 413 check in the pipeline (which answers with the error envelope).
     maxRequestBodySize: config.maxBodyBytes + 64 * 1024,
     fetch: handle,
+    logger: services.logger,
   });
   const host = config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
@@ -241,12 +244,12 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
     .catch((e) => services.logger.error("re-embedding failed", { error: (e as Error).message }));
   return {
     url,
-    port: server.port!,
+    port: server.port,
     services,
     ready,
-    stop: () =>
+    stop: (stop = {}) =>
       (stopping ??= (async () => {
-        await server.stop();
+        await server.stop(stop.drainMs);
         await services.close();
       })()),
   };

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ROOT, tempDir } from "../support/server-process";
 import { connect, docEntries, errorOf, textOf, TOOL_NAMES } from "./support";
+import { createEngram } from "~/index";
 
 const CLI = join(ROOT, "src/cli/index.ts");
 const ENV = {
@@ -157,6 +158,36 @@ describe("engram mcp as a raw process", () => {
     expect(await new Response(proc.stderr).text()).toMatch(
       /DEBUG mcp tool tool="add_memories" user="env-user" ok=true ms=[\d.]+\n/,
     );
+  });
+
+  test("finishes a call sent just before stdin closes: answered, stored, then exit 0", async () => {
+    const db = `${tempDir()}/eof.db`;
+    const proc = Bun.spawn(["bun", CLI, "mcp", `--store-url=sqlite://${db}`, "--embedding-model=none"], {
+      env: ENV,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    proc.stdin.write(
+      INIT +
+        rpc(null, "notifications/initialized") +
+        rpc(2, "tools/call", { name: "add_memories", arguments: { user_id: "u", memory: "sent before EOF" } }),
+    );
+    proc.stdin.end();
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    const replies = out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(replies.map((m) => m.id)).toEqual([1, 2]);
+    expect(replies[1].result.structuredContent.success).toBe(true);
+    const engram = await createEngram({ storeUrl: `sqlite://${db}`, embedding: { provider: "none" } });
+    try {
+      expect((await engram.listMemories({ user_id: "u" })).results.map((r) => r.memory)).toEqual(["sent before EOF"]);
+    } finally {
+      await engram.close();
+    }
   });
 
   test("exits 0 on SIGTERM", async () => {

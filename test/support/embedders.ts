@@ -36,3 +36,22 @@ export class BrokenEmbedder implements Embedder {
     throw new Error("not loaded");
   }
 }
+
+/** Holds every embed() until release(): a request that is provably in flight, for as long as a test needs. */
+export class GatedEmbedder extends LetterEmbedder {
+  /** Resolves when the first embed() call has begun (the request is inside the server). */
+  readonly entered: Promise<void>;
+  private enter!: () => void;
+  private gate: Promise<void>;
+  release!: () => void;
+  constructor() {
+    super();
+    this.entered = new Promise((resolve) => (this.enter = resolve));
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+  override async embed(texts: string[]) {
+    this.enter();
+    await this.gate;
+    return super.embed(texts);
+  }
+}
