@@ -2,10 +2,12 @@
 // Checks every dist/engram-<os>-<arch> statically: `file` says its format and architecture, and the
 // native files inside are its own platform's — each platform's sqlite-vec file and ONNX Runtime
 // binding and library is looked for, byte for byte, in every artifact: present in its own, absent from
-// the others, and `file` confirms the architecture of what is present. Exits 1 on any mismatch.
+// the others, and `file` confirms the architecture of what is present. A macOS binary's code signature
+// must match every page (macOS kills it otherwise). Exits 1 on any mismatch.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { artifactName, ortFiles, TARGETS, vecFile, type Target } from "./build-targets";
+import { signatureProblem } from "./macho-sign";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -62,6 +64,10 @@ for (const t of TARGETS) {
   const type = fileType(artifact);
   check(t.file.test(type), `${artifactName(t)}: ${type}`);
   const bytes = readFileSync(artifact);
+  if (t.os === "darwin") {
+    const problem = signatureProblem(bytes);
+    check(!problem, `${artifactName(t)}: ad-hoc code signature ${problem ?? "matches every page"}`);
+  }
   for (const n of candidates) {
     const inside = contains(bytes, n.bytes);
     const own = n.owner.id === t.id;
