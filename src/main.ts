@@ -225,8 +225,6 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
   const server = listen({
     hostname: config.host,
     port: config.port,
-    // Backstop above the 413 check in the pipeline (which answers with the error envelope).
-    maxRequestBodySize: config.maxBodyBytes + 64 * 1024,
     fetch: handle,
     logger: services.logger,
   });

@@ -9,6 +9,7 @@ import { errorResponse, fromElysia, internalError } from "./errors";
 import { makeKeyCheck } from "./auth";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
+import { readBodyText } from "./read-body";
 import type { RequestMetrics } from "./metrics";
 
 export interface PipelineOptions {
@@ -34,9 +35,12 @@ const refused = new WeakMap<Request, AppError>();
 /** Status of responses the pipeline builds itself (Elysia's after-response context does not carry it). */
 const statusOf = new WeakMap<Request, number>();
 const answer = (req: Request, res: Response) => (statusOf.set(req, res.status), res);
+/** A 413 leaves the rest of the body unread: closing the connection keeps the runtime from reading it as a next request. */
+const CLOSE = { connection: "close" };
 
 export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, o: PipelineOptions) {
   const keyOk = makeKeyCheck(o.auth.apiKeys);
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`);
   const originOk = makeOriginCheck(o.cors.origins);
   const corsFor = (req: Request): Record<string, string> => {
     const origin = req.headers.get("origin");
@@ -61,7 +65,7 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
   function toErrorResponse(code: string | number, error: unknown, request: Request): Response {
     const cors = corsFor(request);
     const refusal = refused.get(request);
-    if (refusal) return errorResponse(refusal, cors);
+    if (refusal) return errorResponse(refusal, refusal.code === "PAYLOAD_TOO_LARGE" ? { ...cors, ...CLOSE } : cors);
     const path = new URL(request.url).pathname;
     if (code === "NOT_FOUND") {
       const methods = allowed(path);
@@ -96,11 +100,7 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
         return answer(request, new Response(null, { status: 204, headers: cors }));
       const path = new URL(request.url).pathname;
       const len = Number(request.headers.get("content-length") ?? 0);
-      if (len > o.maxBodyBytes)
-        return answer(
-          request,
-          errorResponse(new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`), cors),
-        );
+      if (len > o.maxBodyBytes) return answer(request, errorResponse(tooLarge(), { ...cors, ...CLOSE }));
       const hasBody =
         len > 0 ||
         request.headers.has("transfer-encoding") ||
@@ -129,15 +129,13 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     })
     .onParse(async ({ request }) => {
       if (!isJson(request.headers.get("content-type"))) return;
-      const text = await request.text();
-      const refusal =
-        text.length > o.maxBodyBytes && Buffer.byteLength(text) > o.maxBodyBytes
-          ? new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`)
-          : shapeRefusal(text);
+      const read = await readBodyText(request, o.maxBodyBytes);
+      const refusal = read === null ? tooLarge() : shapeRefusal(read);
       if (refusal) {
         refused.set(request, refusal);
         throw refusal;
       }
+      const text = read!;
       const parsed = text.trim() === "" ? undefined : JSON.parse(text);
       const body = mayHoldLoneSurrogate(text) ? wellFormed(parsed) : parsed;
       if (typeof body?.user_id === "string") userOf.set(request, body.user_id);
