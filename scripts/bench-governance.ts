@@ -9,10 +9,8 @@ import { loadConfig } from "~/config/load-config";
 import { buildServices, type Engine } from "~/main";
 import { FakeClock } from "~/shared/clock";
 import { silentLogger } from "~/shared/logger";
-import { MemoryRepo, type MemoryRow } from "~/store/memory-repo";
-import { ConversationRepo } from "~/store/conversation-repo";
-import { ImmutableRepo } from "~/store/immutable-repo";
-import { MutableRepo } from "~/store/mutable-repo";
+import type { MemoryRow } from "~/store/store";
+import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 import { getTemplate } from "~/governance/templates";
 import { DAY_MS, HOUR_MS, YEAR_MS } from "~/governance/durations";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
@@ -43,92 +41,84 @@ function peakRssMB(): number {
 const rowCounts = (e: Engine) =>
   Object.fromEntries(
     ["memories", "memory_versions", "conversations", "immutable_records", "immutable_versions", "mutable_entries"].map(
-      (t) => [t, e.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${t}`).get()!.n],
+      (t) => [t, (e.store as SqliteStore).db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${t}`).get()!.n],
     ),
   );
 
 function seedMemories(e: Engine, memories: number, versions: number, rand: () => number): void {
-  const repo = new MemoryRepo(e.db);
   for (let start = 0; start < memories; start += BATCH) {
-    e.db
-      .transaction(() => {
-        for (let i = start; i < Math.min(memories, start + BATCH); i++) {
-          const createdAt = NOW - Math.floor(rand() * 3 * YEAR_MS);
-          const importance = Math.floor(rand() * 101);
-          const r = rand();
-          const conversationRef = r < 0.05 ? `gone-${i}` : r < 0.2 ? `c${Math.floor(rand() * CONVERSATIONS)}` : null;
-          const immutableRef = r > 0.95 ? `kb/${Math.floor(rand() * IMMUTABLE)}` : null;
-          const row = {
-            id: `m${i}`,
-            user_id: `u${i % 500}`,
-            agent_id: `space-${i % SPACES}`,
-            session_id: "",
-            memory: makeText(VOCAB, rand),
-            metadata: JSON.stringify({ importance }),
-            importance,
-            source_type: SOURCES[i % 4]!,
-            expires_at: null,
-            conversation_ref: conversationRef,
-            immutable_ref: immutableRef,
-            created_at: createdAt,
-            version: 1,
-            updated_at: createdAt,
-          };
-          const rowid = repo.insert(row);
-          for (let v = 2; v <= versions; v++) {
-            const at = createdAt + (v - 1) * HOUR_MS;
-            repo.update({ ...row, rowid } as MemoryRow, { ...row, memory: makeText(VOCAB, rand) }, at);
-            Object.assign(row, { version: v, updated_at: at });
-          }
+    e.store.write(({ memories: repo }) => {
+      for (let i = start; i < Math.min(memories, start + BATCH); i++) {
+        const createdAt = NOW - Math.floor(rand() * 3 * YEAR_MS);
+        const importance = Math.floor(rand() * 101);
+        const r = rand();
+        const conversationRef = r < 0.05 ? `gone-${i}` : r < 0.2 ? `c${Math.floor(rand() * CONVERSATIONS)}` : null;
+        const immutableRef = r > 0.95 ? `kb/${Math.floor(rand() * IMMUTABLE)}` : null;
+        const row = {
+          id: `m${i}`,
+          user_id: `u${i % 500}`,
+          agent_id: `space-${i % SPACES}`,
+          session_id: "",
+          memory: makeText(VOCAB, rand),
+          metadata: JSON.stringify({ importance }),
+          importance,
+          source_type: SOURCES[i % 4]!,
+          expires_at: null,
+          conversation_ref: conversationRef,
+          immutable_ref: immutableRef,
+          created_at: createdAt,
+          version: 1,
+          updated_at: createdAt,
+        };
+        const rowid = repo.insert(row);
+        for (let v = 2; v <= versions; v++) {
+          const at = createdAt + (v - 1) * HOUR_MS;
+          repo.update({ ...row, rowid } as MemoryRow, { ...row, memory: makeText(VOCAB, rand) }, at);
+          Object.assign(row, { version: v, updated_at: at });
         }
-      })
-      .immediate();
+      }
+    });
   }
 }
 
 function seedLayers(e: Engine, rand: () => number): void {
-  const conv = new ConversationRepo(e.db);
-  const imm = new ImmutableRepo(e.db);
-  const mut = new MutableRepo(e.db);
-  e.db
-    .transaction(() => {
-      for (let i = 0; i < CONVERSATIONS; i++) {
-        const now = NOW - Math.floor(rand() * 8 * YEAR_MS);
-        conv.create({ id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null, now });
-        conv.append(
-          `c${i}`,
-          [
-            { role: "user", content: makeText(VOCAB, rand) },
-            { role: "assistant", content: makeText(VOCAB, rand) },
-          ],
-          now,
-        );
-      }
-      for (let i = 0; i < IMMUTABLE; i++)
-        for (let v = 0; v < IMMUTABLE_VERSIONS; v++)
-          imm.put({
-            orgId: "default",
-            type: "kb",
-            id: String(i),
-            userId: null,
-            data: JSON.stringify(makeText(VOCAB, rand)),
-            metadata: "{}",
-            now: NOW - (IMMUTABLE_VERSIONS - v) * DAY_MS,
-          });
-      for (let i = 0; i < MUTABLE; i++) {
-        const now = NOW - Math.floor(rand() * 3 * YEAR_MS);
-        mut.put({
+  e.store.write(({ conversations: conv, immutable: imm, mutable: mut }) => {
+    for (let i = 0; i < CONVERSATIONS; i++) {
+      const now = NOW - Math.floor(rand() * 8 * YEAR_MS);
+      conv.create({ id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null, now });
+      conv.append(
+        `c${i}`,
+        [
+          { role: "user", content: makeText(VOCAB, rand) },
+          { role: "assistant", content: makeText(VOCAB, rand) },
+        ],
+        now,
+      );
+    }
+    for (let i = 0; i < IMMUTABLE; i++)
+      for (let v = 0; v < IMMUTABLE_VERSIONS; v++)
+        imm.put({
           orgId: "default",
-          namespace: "prefs",
-          key: `k${i}`,
+          type: "kb",
+          id: String(i),
           userId: null,
-          value: JSON.stringify(i),
-          expiresAt: i % 2 ? now + DAY_MS : null,
-          now,
+          data: JSON.stringify(makeText(VOCAB, rand)),
+          metadata: "{}",
+          now: NOW - (IMMUTABLE_VERSIONS - v) * DAY_MS,
         });
-      }
-    })
-    .immediate();
+    for (let i = 0; i < MUTABLE; i++) {
+      const now = NOW - Math.floor(rand() * 3 * YEAR_MS);
+      mut.put({
+        orgId: "default",
+        namespace: "prefs",
+        key: `k${i}`,
+        userId: null,
+        value: JSON.stringify(i),
+        expiresAt: i % 2 ? now + DAY_MS : null,
+        now,
+      });
+    }
+  });
 }
 
 async function seed(path: string, memories: number, versions: number): Promise<void> {

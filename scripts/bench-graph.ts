@@ -1,14 +1,14 @@
 // Usage: bun scripts/bench-graph.ts [entities=100000] [relationships=500000] [samples=300]
-// Builds a random graph through SqliteGraph in a temporary SQLite file, then reports p50/p99
+// Builds a random graph through the embedded graph in a temporary SQLite store, then reports p50/p99
 // latency of traversals (depth 3 in each direction, a filtered one, and deeper worst cases),
 // then how long deleting the whole user's graph takes.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteGraph } from "~/graph/sqlite-graph";
+import { EmbeddedGraph } from "~/graph/embedded-graph";
 import type { TraverseOptions } from "~/graph/graph-store";
-import { migrate } from "~/store/migrate";
-import { openDb } from "~/store/sqlite";
+import { openSqliteStore } from "~/store/sqlite/sqlite-store";
+import { silentLogger } from "~/shared/logger";
 
 const [entities = 100_000, relationships = 500_000, samples = 300] = process.argv.slice(2).map(Number);
 const USER = "bench-user";
@@ -27,7 +27,7 @@ function rng(seed: number): () => number {
 
 const ref = (i: number) => ({ type: "node", id: `n${i}` });
 
-async function build(graph: SqliteGraph, rand: () => number): Promise<void> {
+async function build(graph: EmbeddedGraph, rand: () => number): Promise<void> {
   for (let i = 0; i < entities; i += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, entities - i) }, (_, k) => ({
       ...ref(i + k),
@@ -46,7 +46,7 @@ async function build(graph: SqliteGraph, rand: () => number): Promise<void> {
 }
 
 async function measure(
-  graph: SqliteGraph,
+  graph: EmbeddedGraph,
   rand: () => number,
   label: string,
   o: Omit<TraverseOptions, "start">,
@@ -68,9 +68,13 @@ async function measure(
 
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-graph-"));
 try {
-  const db = await openDb(join(dir, "bench.db"), { nativeCacheDir: join(dir, "cache") });
-  migrate(db);
-  const graph = new SqliteGraph(db);
+  const store = await openSqliteStore({
+    path: join(dir, "bench.db"),
+    nativeCacheDir: join(dir, "cache"),
+    logger: silentLogger(),
+  });
+  const { db } = store;
+  const graph = new EmbeddedGraph(store);
   const rand = rng(42);
   const t0 = performance.now();
   await build(graph, rand);

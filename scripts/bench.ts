@@ -200,7 +200,7 @@ for (let round = 0; round < 3; round++) {
     body: JSON.stringify({ user_id: victim }),
   });
   const ms = performance.now() - t0;
-  // A bulk delete erases the vectors right after it answers (src/search/vector-erasure.ts): time that too.
+  // A bulk delete erases the vectors right after it answers (src/store/sqlite/vector-erasure.ts): time that too.
   while ((await erasurePending()) > 0) await Bun.sleep(2);
   rounds.push({ ms, erasedMs: performance.now() - t0 });
 }

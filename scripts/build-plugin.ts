@@ -60,7 +60,7 @@ export function binaryPlugin(e: Embedded): BunPlugin {
       const ts = (contents: string) => ({ contents, loader: "ts" as const });
       build.onLoad({ filter: sourceFile("src/search/model/builtin-model.ts") }, () => ts(modelModule(e)));
       build.onLoad({ filter: sourceFile("src/search/ort-native-files.ts") }, () => ts(ortModule(e)));
-      build.onLoad({ filter: sourceFile("src/store/vec-native-file.ts") }, () => ts(vecModule(e)));
+      build.onLoad({ filter: sourceFile("src/store/sqlite/vec-native-file.ts") }, () => ts(vecModule(e)));
       // onnxruntime-node requires its binding by a computed relative path; in the binary the binding is
       // written to a real folder first (src/search/onnx-runtime.ts) and handed over through a global.
       build.onLoad({ filter: sourceFile("onnxruntime-node/dist/binding.js") }, async (args) => ({

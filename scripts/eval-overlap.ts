@@ -2,9 +2,9 @@
 // porter + unicode61 tokenizer, without the stopwords the keyword query leaves out. For the eval's
 // "no shared word" rows, independent of any matching the product adds (typos, expansions).
 import { loadConfig } from "~/config/load-config";
-import { openDb } from "~/store/sqlite";
-import { isStopword } from "~/search/fts-query";
-import { words } from "~/shared/fts-tokens";
+import { openDb } from "~/store/sqlite/connection";
+import { isStopword } from "~/store/sqlite/fts-query";
+import { words } from "~/store/sqlite/fts-tokens";
 
 const config = loadConfig({ options: { storeUrl: "sqlite::memory:" }, env: process.env });
 const db = await openDb(":memory:", { nativeCacheDir: config.cacheDir });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadConfig } from "~/config/load-config";
 import { buildServices } from "~/main";
 import { silentLogger } from "~/shared/logger";
+import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
 const ADDS = Number(arg("adds", "50"));
@@ -27,15 +28,16 @@ try {
   const add = (i: number) =>
     engine.memory.add({ user_id: `user-${i % 3}`, memory: `Note ${i}: I prefer green tea with lemon in the morning` });
   for (let i = 0; i < WARMUP; i++) await add(i);
+  const { db } = engine.store as SqliteStore;
   // The measured adds must not be checkpointed away: no automatic checkpoint, start from an empty WAL.
-  engine.db.run("PRAGMA wal_autocheckpoint = 0");
-  engine.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.run("PRAGMA wal_autocheckpoint = 0");
+  db.run("PRAGMA wal_checkpoint(TRUNCATE)");
   const wal = `${path}-wal`;
-  const pageSize = engine.db.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
+  const pageSize = db.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
   for (let i = 0; i < ADDS; i += CONCURRENCY)
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ADDS - i) }, (_, j) => add(WARMUP + i + j)));
   const bytes = statSync(wal).size;
-  const owners = pageOwners(engine.db, pageSize, readFileSync(wal));
+  const owners = pageOwners(db, pageSize, readFileSync(wal));
   console.log(
     `${ADDS} adds wrote ${bytes} WAL bytes: ${Math.round(bytes / ADDS)} bytes (${(bytes / ADDS / (pageSize + 24)).toFixed(1)} pages of ${pageSize}) per add`,
   );
@@ -47,7 +49,11 @@ try {
 }
 
 /** WAL frames (24-byte header: page number first) → the table or index each page belongs to (dbstat). */
-function pageOwners(db: import("~/store/sqlite").Db, pageSize: number, walBytes: Buffer): Map<string, number> {
+function pageOwners(
+  db: import("~/store/sqlite/connection").Db,
+  pageSize: number,
+  walBytes: Buffer,
+): Map<string, number> {
   const byPage = new Map<number, string>();
   for (const r of db.query<{ name: string; pageno: number }, []>("SELECT name, pageno FROM dbstat").all())
     byPage.set(r.pageno, r.name);

@@ -2,9 +2,8 @@
 // shutdown. The only place that picks implementations.
 import type { Config } from "./config/config.schema";
 import { ConfigError, loadConfig, type ServerOptions } from "./config/load-config";
-import { openDb, PAGE_CACHE_MB, type Db } from "./store/sqlite";
-import { GroupCommit } from "./store/group-commit";
-import { migrate } from "./store/migrate";
+import type { Store } from "./store/store";
+import { openSqliteStore, PAGE_CACHE_MB } from "./store/sqlite/sqlite-store";
 import { createLogger, fileSink, noSink, stderrSink, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
 import { RankPool } from "./search/rank-pool";
@@ -22,7 +21,7 @@ import { MutableService } from "./layers/mutable.service";
 import { GovernanceService } from "./governance/governance.service";
 import { SessionsService } from "./sessions/sessions.service";
 import { GraphService } from "./graph/graph.service";
-import { SqliteGraph } from "./graph/sqlite-graph";
+import { EmbeddedGraph } from "./graph/embedded-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
 import { RuleExtractor } from "./graph/extract-rules";
 import { FallbackExtractor, LlmExtractor } from "./graph/llm-extractor";
@@ -48,67 +47,54 @@ export interface BuildOptions {
 }
 
 export interface Engine extends Services {
-  db: Db;
+  store: Store;
   close(): Promise<void>;
 }
 
 export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
   const logger = o.logger ?? loggerFor(config);
   const clock = o.clock ?? systemClock;
-  const db = await openDb(config.storePath, {
+  const store = await openSqliteStore({
+    path: config.storePath,
     nativeCacheDir: config.cacheDir,
     cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
+    logger,
   });
-  migrate(db);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
-  const search = new SearchService(db, embedder, logger, o.searchTuning);
+  const search = new SearchService(store, embedder, logger, o.searchTuning);
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
-  const conversations = new ConversationsService(db, clock);
-  const immutable = new ImmutableService(db, clock, config.orgId);
-  const mutable = new MutableService(db, clock, config.orgId);
+  const conversations = new ConversationsService(store, clock);
+  const immutable = new ImmutableService(store, clock, config.orgId);
+  const mutable = new MutableService(store, clock, config.orgId);
   let memory: MemoryService | undefined;
   const governance = new GovernanceService({
-    db,
+    store,
     clock,
     logger,
     orgId: config.orgId,
     purger: () => memory!,
-    sessions: () => sessions,
   });
-  // One group commit for the memory writes and the graph writes that follow them (store/group-commit.ts).
-  const writes = new GroupCommit(db);
-  const graph = new GraphService(
-    await createGraphStore(config, db, clock, writes),
-    createExtractor(config, logger),
-    logger,
-  );
-  memory = new MemoryService(
-    db,
-    search,
-    clock,
-    logger,
-    {
-      conversations,
-      graph,
-      facts: {
-        extractor: new RuleFactExtractor(),
-        minConfidence: config.factExtraction.minConfidence,
-        auto: config.factExtraction.enabled && config.factExtraction.autoExtract,
-      },
-      gate: governance.policies,
-      retention: governance.erasure,
-      erasure: governance.erasure,
+  const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
+  memory = new MemoryService(store, search, clock, logger, {
+    conversations,
+    graph,
+    facts: {
+      extractor: new RuleFactExtractor(),
+      minConfidence: config.factExtraction.minConfidence,
+      auto: config.factExtraction.enabled && config.factExtraction.autoExtract,
     },
-    writes,
-  );
-  const sessions: SessionsService = new SessionsService(db, clock, governance.policies);
+    gate: governance.policies,
+    retention: governance.erasure,
+    erasure: governance.erasure,
+  });
+  const sessions = new SessionsService(store, clock, governance.policies);
   let closed = false;
   return {
     config,
     logger,
     version: VERSION,
-    db,
+    store,
     search,
     memory,
     conversations,
@@ -124,8 +110,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
-      search.close();
-      db.close();
+      store.close();
     },
   };
 }
@@ -195,9 +180,9 @@ function createExtractor(config: Config, logger: Logger): EntityExtractor {
   );
 }
 
-/** The embedded SQLite graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
-async function createGraphStore(config: Config, db: Db, clock: Clock, writes: GroupCommit): Promise<GraphStore> {
-  const sqlite = new SqliteGraph(db, clock, writes);
+/** The embedded graph always; with GRAPH_DB_ENABLED mirrored into Neo4j, where traversal runs. */
+async function createGraphStore(config: Config, store: Store, clock: Clock): Promise<GraphStore> {
+  const sqlite = new EmbeddedGraph(store, clock);
   const g = config.graph;
   if (!g.enabled || !g.uri) return sqlite;
   // Loaded only when configured: importing neo4j-driver costs ~120 ms of start-up.

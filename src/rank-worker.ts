@@ -1,9 +1,9 @@
 // The entry of a search worker thread (search/rank-pool.ts), a composition root like main.ts: its own
-// read-only connection to the store, ranking one request at a time with the same Ranker the server
-// thread uses. Messages: {open} once, then {id, req}.
-import { existsSync } from "node:fs";
-import { openDb, PAGE_CACHE_MB } from "./store/sqlite";
+// read-only store, ranking one request at a time with the same Ranker the server thread uses.
+// Messages: {open} once, then {id, req}.
+import { openSqliteStore, PAGE_CACHE_MB } from "./store/sqlite/sqlite-store";
 import { AppError } from "./shared/errors";
+import { silentLogger } from "./shared/logger";
 import { Ranker, type RankRequest } from "./search/ranker";
 
 declare const self: Worker;
@@ -14,15 +14,14 @@ self.onmessage = async (event: MessageEvent) => {
   const msg = event.data as { open: { path: string; nativeCacheDir: string } } | { id: number; req: RankRequest };
   if ("open" in msg) {
     try {
-      // The server created and migrated the store; a worker never makes one.
-      if (!existsSync(msg.open.path)) throw new Error(`no store at ${msg.open.path}`);
-      const db = await openDb(msg.open.path, {
+      const store = await openSqliteStore({
+        path: msg.open.path,
         nativeCacheDir: msg.open.nativeCacheDir,
         cacheMb: PAGE_CACHE_MB.shared,
+        readOnly: true,
+        logger: silentLogger(),
       });
-      // Belt and braces: ranking never writes, and this connection never could.
-      db.run("PRAGMA query_only = ON");
-      ranker = new Ranker(db);
+      ranker = new Ranker(store);
       self.postMessage({ opened: true });
     } catch (e) {
       self.postMessage({ opened: false, error: (e as Error).message });

@@ -126,8 +126,8 @@ const FORBIDDEN: Record<string, string[]> = {
 };
 
 const ONE_HOME: Record<string, (f: string) => boolean> = {
-  "bun:sqlite": (f) => f === "store/sqlite.ts",
-  "sqlite-vec": (f) => f === "store/sqlite.ts",
+  "bun:sqlite": (f) => f === "store/sqlite/connection.ts",
+  "sqlite-vec": (f) => f === "store/sqlite/connection.ts",
   "neo4j-driver": (f) => f === "graph/neo4j-graph.ts",
   "@huggingface/transformers": (f) => f === "search/transformers-embedder.ts",
   elysia: (f) => f.startsWith("http/") || f === "app.ts",
@@ -145,8 +145,8 @@ describe("architecture (DESIGN.md §3)", () => {
       const from = moduleOfFile(i.from);
       const to = moduleOf(i);
       if (!to || to === from) return [];
-      // search and graph may take the Db *type* from the store.
-      if ((from === "search" || from === "graph") && to === "store" && i.typeOnly && i.spec.endsWith("store/sqlite"))
+      // search and graph use the store's interface (store/store.ts), never an engine.
+      if ((from === "search" || from === "graph") && to === "store" && i.typeOnly && i.spec.endsWith("store/store"))
         return [];
       return FORBIDDEN[from]?.includes(to) ? [`${i.from} imports ${i.spec}`] : [];
     });
@@ -185,6 +185,14 @@ describe("architecture (DESIGN.md §3)", () => {
   test("no source file names one platform's native package: each platform finds its own (SPEC §10)", () => {
     const named = imports.filter((i) => /^sqlite-vec-|^onnxruntime-node\/bin\//.test(i.spec));
     expect(named.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
+  });
+
+  test("only the composition roots open an engine; the driver never leaves store/", () => {
+    const violations = imports.filter(
+      (i) =>
+        /store\/sqlite/.test(i.spec) && !i.from.startsWith("store/") && !["main.ts", "rank-worker.ts"].includes(i.from),
+    );
+    expect(violations.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
   });
 
   test("nothing reads the environment outside the config loader and the CLI", () => {

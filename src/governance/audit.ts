@@ -1,7 +1,7 @@
 // The audit log of SPEC §5.5: when the organization's policy has compliance.auditLogging,
 // every API call is recorded. Writes are buffered and flushed in one transaction every
 // 250 ms so auditing costs the request path a push onto an array, not a disk write.
-import type { AuditRow, GovernanceRepo } from "~/store/governance-repo";
+import type { AuditRow, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { GovernanceValidationError } from "~/shared/errors";
@@ -24,7 +24,7 @@ export class AuditLog {
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
-    private readonly repo: GovernanceRepo,
+    private readonly store: Store,
     private readonly policies: PolicyService,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -52,7 +52,7 @@ export class AuditLog {
     const rows = this.buffer;
     this.buffer = [];
     try {
-      this.repo.insertAudit(rows);
+      this.store.write((tx) => tx.governance.insertAudit(rows));
     } catch (e) {
       this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
     }
@@ -73,7 +73,9 @@ export class AuditLog {
       typeof input.organizationId === "string" && input.organizationId
         ? input.organizationId
         : this.policies.defaultOrg;
-    const entries = this.repo.audit(org, from, to, limit).map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+    const entries = this.store
+      .read((r) => r.governance.audit(org, from, to, limit))
+      .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
     return { success: true as const, entries };
   }
 

@@ -1,9 +1,7 @@
 // The executor: walks a scope's data in bounded batches, asks the pure planner what the
 // effective policy requires, and applies it in one transaction per batch (or only counts, for
 // simulate and compliance reports). Every real run is written to the enforcement log.
-import type { Db } from "~/store/sqlite";
-import { RetentionRepo, InventoryRepo, type MemoryInfo } from "~/store/retention-repo";
-import type { GovernanceRepo } from "~/store/governance-repo";
+import type { MemoryInfo, Repos, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
 import type { PolicyService } from "./policies";
@@ -28,9 +26,9 @@ import {
 /** Records per batch: bounds memory and transaction length whatever the layer size. */
 export const BATCH = 500;
 
-/** Deletes memories with everything hanging off them (vectors, graph links, caches); runs inside a transaction. */
+/** Deletes memories with everything hanging off them (vectors, graph links, caches); runs inside the transaction `tx`. */
 export interface MemoryPurger {
-  purgeMemories(rows: { rowid: number; id: string; userId: string }[]): void;
+  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): void;
 }
 
 export interface Units {
@@ -55,19 +53,12 @@ export interface RunResult {
 }
 
 export class Enforcer {
-  private readonly repo: RetentionRepo;
-  private readonly inventory: InventoryRepo;
-
   constructor(
-    private readonly db: Db,
-    private readonly gov: GovernanceRepo,
+    private readonly store: Store,
     private readonly policies: PolicyService,
     private readonly purger: MemoryPurger,
     private readonly clock: Clock,
-  ) {
-    this.repo = new RetentionRepo(db);
-    this.inventory = new InventoryRepo(db);
-  }
+  ) {}
 
   enforce(options: unknown): EnforcementResult {
     const { scope, layers, rules } = validateEnforceOptions(options);
@@ -97,7 +88,7 @@ export class Enforcer {
 
   /** An org: all its spaces plus its immutable/mutable records; a space: that space; none: everything. */
   unitsOf(scope?: PolicyScope): Units {
-    const all = this.gov.spaces();
+    const all = this.store.read((r) => r.governance.spaces());
     if (scope?.memorySpaceId !== undefined) return { spaces: [scope.memorySpaceId], orgs: [] };
     const orgOf = (s: { org: string | null }) => s.org ?? this.policies.defaultOrg;
     if (scope?.organizationId !== undefined) {
@@ -106,7 +97,7 @@ export class Enforcer {
     }
     return {
       spaces: all.map((s) => s.id),
-      orgs: [...new Set([this.policies.defaultOrg, ...this.inventory.organizations()])],
+      orgs: [...new Set([this.policies.defaultOrg, ...this.store.read((r) => r.inventory.organizations())])],
     };
   }
 
@@ -145,16 +136,16 @@ export class Enforcer {
 
   private conversations(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
     for (let after = ""; ; ) {
-      const batch = this.repo.conversations(space, after, BATCH);
+      const batch = this.store.read((r) => r.retention.conversations(space, after, BATCH));
       if (!batch.length) return;
       const plan = planConversationBatch(ctx, batch);
       if (apply)
-        this.tx(() => {
-          this.repo.archiveConversations(
+        this.store.write((tx) => {
+          tx.conversations.archive(
             plan.archive.map((a) => a.id),
             ctx.now,
           );
-          this.repo.deleteConversations(plan.delete.map((a) => a.id));
+          tx.conversations.delete(plan.delete.map((a) => a.id));
         });
       add("conversations", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.id;
@@ -167,14 +158,17 @@ export class Enforcer {
     const planned = (m: MemoryInfo) => !retention || m.expiresAt === null || m.expiresAt > ctx.now;
     let orphans = 0;
     for (let after = 0; ; ) {
-      const batch = this.repo.memories(space, after, BATCH);
+      const batch = this.store.read((r) => r.retention.memories(space, after, BATCH));
       if (!batch.length) break;
       const plan = planVectorBatch(ctx, batch.filter(planned));
       const byId = new Map(batch.map((m) => [m.id, m]));
       if (apply)
-        this.tx(() => {
-          this.repo.deleteMemoryVersions(plan.deleteVersions);
-          this.purger.purgeMemories(plan.purgeMemories.map((p) => byId.get(p.id)!));
+        this.store.write((tx) => {
+          tx.memories.deleteVersions(plan.deleteVersions);
+          this.purger.purgeMemories(
+            tx,
+            plan.purgeMemories.map((p) => byId.get(p.id)!),
+          );
         });
       orphans += plan.purgeMemories.filter((p) => p.reason === "purging.deleteOrphaned").length;
       add("vector", tallyPlan(plan), removalDueTimes(plan));
@@ -187,10 +181,10 @@ export class Enforcer {
   /** Temporary memories past expiresAt are invisible already; retention removes them for good (minimum retention permitting). */
   private expiredTemporaries(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
     for (let after = 0; ; ) {
-      const batch = this.inventory.expiredMemories(space, ctx.now, after, BATCH);
+      const batch = this.store.read((r) => r.retention.expiredMemories(space, ctx.now, after, BATCH));
       if (!batch.length) return;
       const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now));
-      if (apply) this.tx(() => this.purger.purgeMemories(purge));
+      if (apply) this.store.write((tx) => this.purger.purgeMemories(tx, purge));
       const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
       add(
         "vector",
@@ -203,13 +197,13 @@ export class Enforcer {
 
   private immutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = this.repo.immutable(org, after, BATCH);
+      const batch = this.store.read((r) => r.retention.immutable(org, after, BATCH));
       if (!batch.length) return;
       const plan = planImmutableBatch(ctx, batch);
       if (apply)
-        this.tx(() => {
-          this.repo.deleteImmutableVersions(plan.deleteVersions);
-          this.repo.deleteImmutable(plan.purgeEntities);
+        this.store.write((tx) => {
+          tx.immutable.deleteVersions(plan.deleteVersions);
+          tx.immutable.delete(plan.purgeEntities);
         });
       add("immutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
@@ -219,10 +213,10 @@ export class Enforcer {
 
   private mutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = this.repo.mutable(org, after, BATCH);
+      const batch = this.store.read((r) => r.retention.mutable(org, after, BATCH));
       if (!batch.length) return;
       const plan = planMutableBatch(ctx, batch);
-      if (apply) this.tx(() => this.repo.deleteMutable(plan.deleteKeys));
+      if (apply) this.store.write((tx) => tx.mutable.delete(plan.deleteKeys));
       add("mutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
       after = [last.namespace, last.key];
@@ -239,7 +233,7 @@ export class Enforcer {
   ): void {
     const t = (l: GovernanceLayer) => run.tallies[l] ?? emptyTally();
     const all = Object.values(run.tallies).reduce(addTallies, emptyTally());
-    this.gov.logEnforcement(newId(), {
+    const row = {
       scope_kind: scope.memorySpaceId !== undefined ? "memorySpace" : "organization",
       scope_id: (scope.memorySpaceId ?? scope.organizationId)!,
       layers: JSON.stringify(layers),
@@ -256,11 +250,8 @@ export class Enforcer {
       mutable_keys_deleted: t("mutable").recordsPurged,
       bytes_freed: all.bytesFreed,
       held: all.held,
-    });
-  }
-
-  private tx(fn: () => void): void {
-    this.db.transaction(fn).immediate();
+    };
+    this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
   }
 }
 

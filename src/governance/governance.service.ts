@@ -1,14 +1,13 @@
 // The governance API of seed 001 in one place (the SDK's `governance.*`): policies, templates,
 // enforcement, simulation, reports, statistics and the audit log.
-import type { Db } from "~/store/sqlite";
-import { GovernanceRepo } from "~/store/governance-repo";
+import type { Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { PolicyService } from "./policies";
 import { Enforcer, type MemoryPurger } from "./enforce";
 import { Reports } from "./reports";
 import { AuditLog } from "./audit";
-import { UserErasure, type SessionEraser } from "./erasure";
+import { UserErasure } from "./erasure";
 import { getTemplate } from "./templates";
 import type { PolicyRules, PolicyScope } from "./policy.schema";
 
@@ -19,22 +18,14 @@ export class GovernanceService {
   readonly audit: AuditLog;
   readonly erasure: UserErasure;
 
-  constructor(deps: {
-    db: Db;
-    clock: Clock;
-    logger: Logger;
-    orgId: string;
-    purger: () => MemoryPurger;
-    sessions?: () => SessionEraser;
-  }) {
-    const repo = new GovernanceRepo(deps.db);
-    this.policies = new PolicyService(repo, deps.clock, deps.orgId);
+  constructor(deps: { store: Store; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger }) {
+    this.policies = new PolicyService(deps.store, deps.clock, deps.orgId);
     // The purger is the memory service, which itself needs this service's gate: resolve it late.
-    const purger: MemoryPurger = { purgeMemories: (rows) => deps.purger().purgeMemories(rows) };
-    this.enforcer = new Enforcer(deps.db, repo, this.policies, purger, deps.clock);
-    this.reports = new Reports(deps.db, repo, this.policies, this.enforcer, deps.clock);
-    this.audit = new AuditLog(repo, this.policies, deps.clock, deps.logger);
-    this.erasure = new UserErasure(deps.db, repo, this.policies, deps.clock, deps.sessions);
+    const purger: MemoryPurger = { purgeMemories: (tx, rows) => deps.purger().purgeMemories(tx, rows) };
+    this.enforcer = new Enforcer(deps.store, this.policies, purger, deps.clock);
+    this.reports = new Reports(deps.store, this.policies, this.enforcer, deps.clock);
+    this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger);
+    this.erasure = new UserErasure(this.policies, deps.clock);
   }
 
   setPolicy = (policy: unknown) => this.policies.setPolicy(policy);

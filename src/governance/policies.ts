@@ -1,6 +1,6 @@
 // Policy storage and resolution: setPolicy / getPolicy / setAgentOverride, the effective
 // policy of an organization or memory space, and the justification gate for memory writes.
-import { GovernanceRepo, type ScopeKind } from "~/store/governance-repo";
+import type { ScopeKind, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -28,7 +28,7 @@ export class PolicyService implements WriteGate {
   >();
 
   constructor(
-    private readonly repo: GovernanceRepo,
+    private readonly store: Store,
     private readonly clock: Clock,
     readonly defaultOrg: string,
   ) {}
@@ -40,8 +40,11 @@ export class PolicyService implements WriteGate {
     const id = newId();
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    const registerUnder = memorySpaceId !== undefined ? organizationId : undefined;
-    this.repo.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now, registerUnder);
+    this.store.write((tx) => {
+      if (memorySpaceId !== undefined && organizationId !== undefined)
+        tx.governance.registerSpace(memorySpaceId, organizationId, now);
+      tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
+    });
     this.cache.clear();
     return {
       success: true,
@@ -57,7 +60,10 @@ export class PolicyService implements WriteGate {
     const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
     const now = this.clock.now();
     const merged = deepMerge(this.stored("memorySpace", spaceId) ?? {}, rules);
-    this.repo.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now, organizationId);
+    this.store.write((tx) => {
+      if (organizationId !== undefined) tx.governance.registerSpace(spaceId, organizationId, now);
+      tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
+    });
     this.cache.clear();
   }
 
@@ -78,7 +84,7 @@ export class PolicyService implements WriteGate {
   }
 
   orgOf(spaceId: string): string {
-    return this.repo.spaceOrg(spaceId) ?? this.defaultOrg;
+    return this.store.read((r) => r.governance.spaceOrg(spaceId)) ?? this.defaultOrg;
   }
 
   forOrg(orgId: string): Effective {
@@ -122,7 +128,7 @@ export class PolicyService implements WriteGate {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value;
-    const row = this.repo.activePolicy(kind, id);
+    const row = this.store.read((r) => r.governance.activePolicy(kind, id));
     const value = row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });

@@ -1,8 +1,6 @@
 // Compliance reports and enforcement statistics computed from real data, the enforcement log
 // and the deletion-request log (SPEC §5.5).
-import type { GovernanceRepo, EnforcementLogRow } from "~/store/governance-repo";
-import { InventoryRepo } from "~/store/retention-repo";
-import type { Db } from "~/store/sqlite";
+import type { EnforcementLogRow, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import type { Enforcer } from "./enforce";
 import type { PolicyService } from "./policies";
@@ -13,17 +11,12 @@ import { bytesToMB, costSavingsUsd } from "./plan-summary";
 import { YEAR_MS } from "./durations";
 
 export class Reports {
-  private readonly inventory: InventoryRepo;
-
   constructor(
-    db: Db,
-    private readonly gov: GovernanceRepo,
+    private readonly store: Store,
     private readonly policies: PolicyService,
     private readonly enforcer: Enforcer,
     private readonly clock: Clock,
-  ) {
-    this.inventory = new InventoryRepo(db);
-  }
+  ) {}
 
   complianceReport(options: unknown): ComplianceReport {
     const { scope, start, end } = validateComplianceReportOptions(options);
@@ -38,20 +31,27 @@ export class Reports {
     });
     const log = this.logFor(units.spaces, org, start, end);
     const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
-    const unfulfilled = this.gov.oldestUnfulfilledRequest() ?? undefined;
+    const unfulfilled = this.store.read((r) => r.governance.oldestUnfulfilledRequest()) ?? undefined;
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
-    const imm = org ? this.inventory.immutable(org) : { entities: 0, versions: 0 };
+    const inv = this.store.read((r) => ({
+      imm: org ? r.inventory.immutable(org) : { entities: 0, versions: 0 },
+      oldest: r.inventory.oldest(units.spaces, org),
+      conversations: r.inventory.conversations(units.spaces),
+      memories: r.inventory.memories(units.spaces),
+      keys: org ? r.inventory.mutable(org) : 0,
+    }));
+    const imm = inv.imm;
     const policy =
       scope.memorySpaceId !== undefined
         ? this.policies.forSpace(scope.memorySpaceId).policy
         : this.policies.forOrg(org!).policy;
-    const oldest = this.inventory.oldest(units.spaces, org);
+    const oldest = inv.oldest;
     return {
       ...scope,
       period: { start, end },
       generatedAt: now,
       conversations: {
-        total: this.inventory.conversations(units.spaces),
+        total: inv.conversations,
         deleted: sum("conversations_purged"),
         archived: sum("conversations_archived"),
         complianceStatus: status("conversations"),
@@ -63,13 +63,13 @@ export class Reports {
         complianceStatus: status("immutable"),
       },
       vector: {
-        memories: this.inventory.memories(units.spaces),
+        memories: inv.memories,
         versionsDeleted: sum("vector_versions_deleted"),
         orphanedCleaned: sum("vector_orphans_purged"),
         complianceStatus: status("vector"),
       },
       mutable: {
-        keys: org ? this.inventory.mutable(org) : 0,
+        keys: inv.keys,
         keysDeleted: sum("mutable_keys_deleted"),
         complianceStatus: status("mutable"),
       },
@@ -86,7 +86,7 @@ export class Reports {
     const { windowMs } = validateStatsPeriod(period);
     const end = this.clock.now();
     const start = end - windowMs;
-    const rows = this.gov.enforcementLog(start, end);
+    const rows = this.store.read((r) => r.governance.enforcementLog(start, end));
     const sum = (k: keyof EnforcementLogRow) => rows.reduce((n, r) => n + (r[k] as number), 0);
     const storageFreed = bytesToMB(sum("bytes_freed"));
     return {
@@ -109,18 +109,21 @@ export class Reports {
    * sees only its own runs.
    */
   private logFor(spaces: string[], org: string | null, start: number, end: number): EnforcementLogRow[] {
-    if (!org) return this.gov.enforcementLog(start, end, { kind: "memorySpace", ids: spaces });
+    if (!org)
+      return this.store.read((r) => r.governance.enforcementLog(start, end, { kind: "memorySpace", ids: spaces }));
     const orgOf = new Map<string, string>();
     const belongs = (space: string) =>
       (orgOf.get(space) ?? orgOf.set(space, this.policies.orgOf(space)).get(space)) === org;
-    const bySpace = this.gov
-      .enforcementLog(start, end)
-      .filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
-    return [...bySpace, ...this.gov.enforcementLog(start, end, { kind: "organization", ids: [org] })];
+    const [all, ofOrg] = this.store.read((r) => [
+      r.governance.enforcementLog(start, end),
+      r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
+    ]);
+    const bySpace = all.filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
+    return [...bySpace, ...ofOrg];
   }
 
   private userRequests(start: number, end: number): ComplianceReport["userRequests"] {
-    const reqs = this.gov.deletionRequests(start, end);
+    const reqs = this.store.read((r) => r.governance.deletionRequests(start, end));
     const done = reqs.filter((r) => r.fulfilled_at !== null);
     const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
     return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };

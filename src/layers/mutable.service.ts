@@ -1,7 +1,6 @@
 // Mutable layer (SPEC §5.1): org-wide (namespace, key) → JSON value with updatedAt,
 // accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
-import { tx, type Db } from "~/store/sqlite";
-import { MutableRepo, type MutableRow } from "~/store/mutable-repo";
+import type { MutableRow, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
 import { parseDuration } from "~/governance/durations";
@@ -10,15 +9,11 @@ import type { PutMutableInput } from "./layers.schema";
 const MAX_VALUE_BYTES = 1024 * 1024;
 
 export class MutableService {
-  private readonly repo: MutableRepo;
-
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly orgId: string,
-  ) {
-    this.repo = new MutableRepo(db);
-  }
+  ) {}
 
   put(namespace: string, key: string, input: PutMutableInput) {
     if (input.value === undefined) throw validationError("value", "value is required");
@@ -36,22 +31,23 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const row = tx(this.db, () =>
-      this.repo.put({ orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now }),
-    );
+    const entry = { orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now };
+    const row = this.store.write((tx) => tx.mutable.put(entry));
     return { success: true as const, ...view(row, now) };
   }
 
   get(namespace: string, key: string) {
     const now = this.clock.now();
-    const row = this.repo.get(this.orgId, namespace, key, now);
+    const row = this.store.read((r) => r.mutable.get(this.orgId, namespace, key, now));
     if (!row) throw notFound("key", `${namespace}/${key}`);
-    this.repo.touch(namespace, key, now);
+    this.store.write((tx) => tx.mutable.touch(namespace, key, now));
     return { success: true as const, ...view(row, now) };
   }
 
   delete(namespace: string, key: string) {
-    if (!this.repo.delete(this.orgId, namespace, key, this.clock.now())) throw notFound("key", `${namespace}/${key}`);
+    const now = this.clock.now();
+    if (!this.store.write((tx) => tx.mutable.deleteLive(this.orgId, namespace, key, now)))
+      throw notFound("key", `${namespace}/${key}`);
     return { success: true as const, deleted_count: 1 };
   }
 }

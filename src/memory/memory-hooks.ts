@@ -1,18 +1,22 @@
 import type { FactExtractor } from "~/facts/fact-extractor";
+import type { Repos } from "~/store/store";
 
 // The ports through which other layers join memory writes and deletions (conversations,
 // graph links, governance's justification gate, cascade erasure) without the memory service
 // knowing their implementations.
 
 export interface ConversationRecorder {
-  /** Runs inside the add transaction; returns the conversation id the memories refer to. */
-  record(input: {
-    userId: string;
-    agentId: string;
-    sessionId?: string;
-    messages: { role: string; content: string }[];
-    now: number;
-  }): string;
+  /** Runs inside the add transaction `tx`; returns the conversation id the memories refer to. */
+  record(
+    tx: Repos,
+    input: {
+      userId: string;
+      agentId: string;
+      sessionId?: string;
+      messages: { role: string; content: string }[];
+      now: number;
+    },
+  ): string;
 }
 
 /** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */
@@ -37,7 +41,11 @@ export interface DeletionPolicy {
 
 export interface Erasure {
   /** Runs inside the cascade transaction after the memories: erases the other layers, logs the request, reports what was kept. */
-  eraseUser(userId: string, memories: { deleted: number; retained: number }): { retained: Record<string, number> };
+  eraseUser(
+    tx: Repos,
+    userId: string,
+    memories: { deleted: number; retained: number },
+  ): { retained: Record<string, number> };
 }
 
 export interface FactsHook {

@@ -1,8 +1,6 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers.
-import type { Db } from "~/store/sqlite";
-import { GroupCommit } from "~/store/group-commit";
-import { MemoryRepo, type MemoryRow } from "~/store/memory-repo";
+import type { MemoryRow, Repos, Store } from "~/store/store";
 import type { SearchService } from "~/search/search.service";
 import { type Clock, iso } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
@@ -34,23 +32,19 @@ interface Draft {
 }
 
 export class MemoryService {
-  private readonly repo: MemoryRepo;
   readonly cache: SearchCache<SearchResponse>;
   private readonly totals: SearchCache<number>;
   private readonly usersSeen = new Set<string>();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly search: SearchService,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly hooks: MemoryHooks = {},
-    /** Shared with the graph's writes by the composition root (store/group-commit.ts). */
-    private readonly writes: GroupCommit = new GroupCommit(db),
   ) {
-    this.repo = new MemoryRepo(db);
-    this.cache = new SearchCache(db, () => clock.now());
-    this.totals = new SearchCache(db, () => clock.now());
+    this.cache = new SearchCache(store, () => clock.now());
+    this.totals = new SearchCache(store, () => clock.now());
   }
 
   get uniqueUsers(): number {
@@ -69,9 +63,9 @@ export class MemoryService {
       this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = this.clock.now();
-    const ids = await this.writes.run(() => {
+    const ids = await this.store.group((tx) => {
       const conversationRef = input.messages
-        ? (this.hooks.conversations?.record({
+        ? (this.hooks.conversations?.record(tx, {
             userId: input.user_id,
             agentId,
             sessionId: input.session_id,
@@ -81,7 +75,7 @@ export class MemoryService {
         : null;
       return drafts.map((d, i) => {
         const id = newId();
-        const rowid = this.repo.insert({
+        const rowid = tx.memories.insert({
           id,
           user_id: input.user_id,
           agent_id: agentId,
@@ -96,7 +90,7 @@ export class MemoryService {
           created_at: now,
         });
         if (vectors)
-          this.search.writeVectors([
+          this.search.writeVectors(tx, [
             {
               rowid,
               userId: input.user_id,
@@ -183,7 +177,9 @@ export class MemoryService {
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
-    const rows = this.repo.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after });
+    const rows = this.store.read((r) =>
+      r.memories.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after }),
+    );
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page.at(-1);
@@ -217,35 +213,33 @@ export class MemoryService {
     this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
-    this.db
-      .transaction(() => {
-        const current = this.mustGet(input);
-        if (current.version !== row.version)
-          throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
-        this.repo.update(
-          row,
+    this.store.write((tx) => {
+      const current = this.mustGet(input, tx);
+      if (current.version !== row.version)
+        throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
+      tx.memories.update(
+        row,
+        {
+          memory: text,
+          metadata: JSON.stringify(metadata),
+          importance: traits.importance,
+          source_type: traits.sourceType,
+          expires_at: traits.expiresAt,
+        },
+        this.clock.now(),
+      );
+      if (vectors)
+        this.search.writeVectors(tx, [
           {
-            memory: text,
-            metadata: JSON.stringify(metadata),
-            importance: traits.importance,
-            source_type: traits.sourceType,
-            expires_at: traits.expiresAt,
+            rowid: row.rowid,
+            userId: row.user_id,
+            agentId: row.agent_id,
+            sessionId: row.session_id,
+            expiresAt: traits.expiresAt,
+            vector: vectors[0] ?? null,
           },
-          this.clock.now(),
-        );
-        if (vectors)
-          this.search.writeVectors([
-            {
-              rowid: row.rowid,
-              userId: row.user_id,
-              agentId: row.agent_id,
-              sessionId: row.session_id,
-              expiresAt: traits.expiresAt,
-              vector: vectors[0] ?? null,
-            },
-          ]);
-      })
-      .immediate();
+        ]);
+    });
     this.touched(input.user_id, 1);
     if (input.memory !== undefined) await this.hooks.graph?.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(input);
@@ -253,8 +247,8 @@ export class MemoryService {
 
   versions(ref: MemoryRef): { success: true; versions: { version: number; memory: string; created_at: string }[] } {
     const row = this.mustGet(ref);
-    const previous = this.repo
-      .versions(ref.user_id, ref.memory_id)
+    const previous = this.store
+      .read((r) => r.memories.versions(ref.user_id, ref.memory_id))
       .map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at) }));
     return {
       success: true,
@@ -263,19 +257,17 @@ export class MemoryService {
   }
 
   delete(ref: MemoryRef): DeleteResponse {
-    this.db
-      .transaction(() => {
-        const row = this.mustGet(ref);
-        const keep = this.hooks.retention?.keepSince(row.agent_id, false);
-        // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
-        if (keep !== undefined && row.updated_at > keep)
-          throw new AppError(
-            "CONFLICT",
-            `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`,
-          );
-        this.purgeMemories([{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
-      })
-      .immediate();
+    this.store.write((tx) => {
+      const row = this.mustGet(ref, tx);
+      const keep = this.hooks.retention?.keepSince(row.agent_id, false);
+      // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
+      if (keep !== undefined && row.updated_at > keep)
+        throw new AppError(
+          "CONFLICT",
+          `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`,
+        );
+      this.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
+    });
     return { success: true, deleted_count: 1 };
   }
 
@@ -286,27 +278,28 @@ export class MemoryService {
   async deleteAll(input: DeleteAllInput): Promise<DeleteResponse> {
     const cascade = input.cascade === true;
     const removedIds: string[] = [];
-    const result = this.db
-      .transaction(() => {
-        let deleted = 0;
-        for (const space of this.repo.spacesOfUser(input.user_id)) {
-          const keep = this.hooks.retention?.keepSince(space, cascade);
-          if (keep === -Infinity) continue;
-          const removed = this.repo.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
-          this.search.deleteVectors(removed.map((r) => r.rowid));
-          removedIds.push(...removed.map((r) => r.id));
-          deleted += removed.length;
-        }
-        const kept = this.repo.countForUser(input.user_id);
-        const retained =
-          cascade && this.hooks.erasure
-            ? this.hooks.erasure.eraseUser(input.user_id, { deleted, retained: kept }).retained
-            : kept
-              ? { vector: kept }
-              : {};
-        return { deleted, retained };
-      })
-      .immediate();
+    const result = this.store.write((tx) => {
+      let deleted = 0;
+      for (const space of tx.memories.spacesOfUser(input.user_id)) {
+        const keep = this.hooks.retention?.keepSince(space, cascade);
+        if (keep === -Infinity) continue;
+        const removed = tx.memories.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
+        this.search.deleteVectors(
+          tx,
+          removed.map((r) => r.rowid),
+        );
+        removedIds.push(...removed.map((r) => r.id));
+        deleted += removed.length;
+      }
+      const kept = tx.memories.countForUser(input.user_id);
+      const retained =
+        cascade && this.hooks.erasure
+          ? this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept }).retained
+          : kept
+            ? { vector: kept }
+            : {};
+      return { deleted, retained };
+    });
     this.touched(input.user_id, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph?.deleteUser(input.user_id);
@@ -317,10 +310,13 @@ export class MemoryService {
   }
 
   /** Deletes memories with their vectors and graph links (used by delete and by governance enforcement). */
-  purgeMemories(rows: { rowid: number; id: string; userId: string }[]): void {
+  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): void {
     if (!rows.length) return;
-    this.repo.deleteByRowids(rows.map((r) => r.rowid));
-    this.search.deleteVectors(rows.map((r) => r.rowid));
+    tx.memories.deleteByRowids(rows.map((r) => r.rowid));
+    this.search.deleteVectors(
+      tx,
+      rows.map((r) => r.rowid),
+    );
     const byUser = new Map<string, string[]>();
     for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
     for (const [user, ids] of byUser) {
@@ -329,8 +325,9 @@ export class MemoryService {
     }
   }
 
-  private mustGet(ref: MemoryRef): MemoryRow {
-    const row = this.repo.get(ref.user_id, ref.memory_id, this.clock.now());
+  private mustGet(ref: MemoryRef, r?: Repos): MemoryRow {
+    const get = (x: Repos) => x.memories.get(ref.user_id, ref.memory_id, this.clock.now());
+    const row = r ? get(r) : this.store.read(get);
     if (!row) throw notFound("memory", ref.memory_id);
     return row;
   }
@@ -343,7 +340,7 @@ export class MemoryService {
     const key = agentId === undefined ? "*" : `=${agentId}`;
     const cached = this.totals.get(userId, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = this.repo.count(userId, now, agentId);
+    const { n, nextExpiry } = this.store.read((r) => r.memories.count(userId, now, agentId));
     this.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
   }

@@ -1,7 +1,7 @@
 // The 60 s search-result cache of SPEC §2.3, bounded in total size (LRU). A user's write bumps
 // that user's generation so their old entries are never served; a write by another process on
-// the same file (seen through PRAGMA data_version) drops everything.
-import type { Db } from "~/store/sqlite";
+// the same store (seen through Store.externalVersion) drops everything.
+import type { Store } from "~/store/store";
 import { LruCache } from "~/search/lru-cache";
 
 export const SEARCH_CACHE_TTL_MS = 60_000;
@@ -30,7 +30,7 @@ export class SearchCache<V> {
   misses = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly now: () => number,
   ) {
     this.dataVersion = this.readDataVersion();
@@ -89,7 +89,7 @@ export class SearchCache<V> {
   }
 
   private readDataVersion(): number {
-    return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    return this.store.externalVersion();
   }
 
   private syncWithOtherProcesses(): void {

@@ -1,7 +1,6 @@
 // Focuses the text a query is embedded from: words found in a large share of the user's own memories
 // (their names, a recurring "user") cannot tell those memories apart, yet in a static SIF embedding a
 // rare name weighs as much as the words that can. LoCoMo dev: semantic R@10 37 → 49 (docs/SEARCH-QUALITY.md).
-import type { Db } from "~/store/sqlite";
 
 /** The user's latest memories read to estimate word shares: a bounded cost at any store size. */
 export const FOCUS_SAMPLE = 200;
@@ -37,14 +36,4 @@ export function withoutCommon(query: string, common: ReadonlySet<string>): strin
   const focused = query.replace(/[\p{L}\p{N}]+/gu, (w) => (common.has(w.toLowerCase()) ? "" : w));
   // "Caroline's?" must not shrink to "'s?": keep the query unless a real word (2+ characters) remains.
   return words(focused).some((w) => w.length > 1) ? focused : query;
-}
-
-/** The user's latest memory texts (any agent or session: only word shares are wanted). */
-export function recentTexts(db: Db, userId: string, n = FOCUS_SAMPLE): string[] {
-  return db
-    .query<{ memory: string }, [string, number]>(
-      "SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-    )
-    .all(userId, n)
-    .map((r) => r.memory);
 }

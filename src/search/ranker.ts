@@ -1,13 +1,10 @@
 // Ranking, the read-only heart of a search: BM25 keyword candidates, vector candidates, RRF fusion,
-// then replies joining their ranked questions. Synchronous SQL over one
-// connection, so it runs either on the server's thread or in a search worker (rank-pool.ts) over
-// the worker's own connection; both run this same code.
-import type { Db } from "~/store/sqlite";
-import { KeywordIndex } from "./keyword-index";
-import { VectorIndex } from "./vector-index";
-import { filterSql, type MemoryFilter } from "./memory-filter";
+// then replies joining their ranked questions. Reads through one store, so it runs either on the
+// server's thread or in a search worker (rank-pool.ts) over the worker's own store; both run this
+// same code.
+import type { HitRow, MemoryFilter, Repos, Store, VectorSpace } from "~/store/store";
 import { ranking, rrfScores, type Ranked } from "./fusion";
-import { addReplies, isQuestion, REPLY_ANCHORS, ReplyContext } from "./reply-context";
+import { addReplies, isQuestion, REPLY_ANCHORS, replies } from "./reply-context";
 
 /**
  * BM25 candidates before fusion. The fast path looks up twice as many rows for the visibility filter,
@@ -40,8 +37,8 @@ export interface RankRequest {
   query: string;
   /** The query's embedding; null = keyword ranking only. */
   vector: Float32Array | null;
-  /** The current model and its vec0 table (VectorIndex.forModel); null without a model. */
-  vectors: { model: string; table: string } | null;
+  /** The current model's vector space; null without a model. */
+  vectors: VectorSpace | null;
   limit: number;
   /** Eval hook: rank by vectors alone ("semantic only"). */
   vectorOnly: boolean;
@@ -50,18 +47,11 @@ export interface RankRequest {
 }
 
 /** A ranked memory with what a search result shows: read by the ranker, so a worker answers in one message. */
-export interface SearchHit {
-  rowid: number;
+export interface SearchHit extends HitRow {
   score: number;
-  id: string;
-  memory: string;
-  /** JSON text. */
-  metadata: string;
-  created_at: number;
-  expires_at: number | null;
 }
 
-type Row = Omit<SearchHit, "score">;
+type Row = HitRow;
 
 /** The ranked memories that have a (visible) row, with it. */
 const withRows = (ranked: Ranked<number>[], rows: ReadonlyMap<number, Row>): SearchHit[] =>
@@ -71,14 +61,7 @@ const withRows = (ranked: Ranked<number>[], rows: ReadonlyMap<number, Row>): Sea
   });
 
 export class Ranker {
-  private readonly keyword: KeywordIndex;
-  private readonly replyContext: ReplyContext;
-  private vectors: VectorIndex | null = null;
-
-  constructor(private readonly db: Db) {
-    this.keyword = new KeywordIndex(db);
-    this.replyContext = new ReplyContext(db);
-  }
+  constructor(private readonly store: Store) {}
 
   /**
    * The best `limit` visible memories, best first. With reply context, the rows of the top anchors are
@@ -86,10 +69,15 @@ export class Ranker {
    * the answer, so a search without a question among its anchors runs no further statement.
    */
   rank(req: RankRequest): SearchHit[] {
-    const scores = this.firstStage(req);
+    return this.store.read((r) => this.rankIn(r, req));
+  }
+
+  private rankIn(r: Repos, req: RankRequest): SearchHit[] {
+    const scores = this.firstStage(r, req);
     const withReplies = req.replyShare > 0;
     const anchors = ranking(scores).slice(0, withReplies ? REPLY_ANCHORS(req.limit) : req.limit);
     const rows = this.rows(
+      r,
       req.filter,
       anchors.map((a) => a.id),
     );
@@ -97,10 +85,11 @@ export class Ranker {
       ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id)
       : [];
     if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
-    addReplies(scores, this.replyContext.replies(req.filter, questions), req.replyShare);
+    addReplies(scores, replies(r.search, req.filter, questions), req.replyShare);
     const top = ranking(scores).slice(0, req.limit);
     const read = new Set(anchors.map((a) => a.id));
     for (const [rowid, row] of this.rows(
+      r,
       req.filter,
       top.map((r) => r.id).filter((id) => !read.has(id)),
     ))
@@ -110,38 +99,23 @@ export class Ranker {
 
   /**
    * Rows by rowid, through the same visibility filter: on a worker's connection the server thread
-   * commits between statements, and a rowid freed and reused meanwhile must not show another session's,
-   * agent's or an expired memory. CROSS JOIN from the id list: with `rowid IN (…)` SQLite walked all the
-   * user's memories through memories_by_user (88 → ~20 µs at 1k memories a user).
+   * commits between statements, and a memory deleted or expired meanwhile must not show.
    */
-  private rows(filter: MemoryFilter, rowids: number[]): Map<number, Row> {
-    if (!rowids.length) return new Map();
-    const { where, params } = filterSql(filter);
-    const rows = this.db
-      .query<Row, any[]>(
-        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at ` +
-          `FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
-      )
-      .all(JSON.stringify(rowids), ...params);
-    return new Map(rows.map((r) => [r.rowid, r]));
+  private rows(r: Repos, filter: MemoryFilter, rowids: number[]): Map<number, Row> {
+    return new Map(r.search.rows(filter, rowids).map((row) => [row.rowid, row]));
   }
 
   /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. */
-  private firstStage(req: RankRequest): Map<number, number> {
+  private firstStage(r: Repos, req: RankRequest): Map<number, number> {
     const { filter, query, limit } = req;
-    const vectors = this.vectorIndex(req.vectors);
     const vec =
-      vectors && req.vector ? vectors.rank(filter, req.vector, VECTOR_CANDIDATES(limit)).map((r) => r.rowid) : null;
+      req.vectors && req.vector
+        ? r.vectors.rank(req.vectors, filter, req.vector, VECTOR_CANDIDATES(limit)).map((h) => h.rowid)
+        : null;
     // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
     if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
-    const kw = this.keyword.rank(filter, query, KEYWORD_CANDIDATES(limit));
-    if (!vec) return new Map(kw.map((r) => [r.rowid, r.score]));
-    return rrfScores([vec, kw.map((r) => r.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
-  }
-
-  private vectorIndex(of: RankRequest["vectors"]): VectorIndex | null {
-    if (!of) return null;
-    if (this.vectors?.table !== of.table) this.vectors = new VectorIndex(this.db, of.model, of.table);
-    return this.vectors;
+    const kw = r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
+    if (!vec) return new Map(kw.map((h) => [h.rowid, h.score]));
+    return rrfScores([vec, kw.map((h) => h.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
   }
 }

@@ -1,8 +1,8 @@
 // Reply context: a memory that asks a question rarely holds the answer; the reply stored right after it
-// in the same conversation does. A ranked question passes a share of its score to that reply.
+// in the same conversation does. A ranked question passes a share of its score to that reply (the
+// pairs are read by the store: SearchRepo.replies).
+import type { MemoryFilter, SearchRepo } from "~/store/store";
 // LoCoMo dev: hybrid R@10 65.1 → 71.0, keyword-only 62.2 → 69.2, MRR up too (docs/SEARCH-QUALITY.md).
-import type { Db } from "~/store/sqlite";
-import { filterSql, type MemoryFilter } from "./memory-filter";
 
 /** Share of a question's score its reply receives (dev R@10 within ±0.5 from 0.6 to 0.8, hybrid and keyword). */
 export const REPLY_SHARE = 0.7;
@@ -36,31 +36,8 @@ export function addReplies<T>(scores: Map<T, number>, replies: ReadonlyMap<T, T>
   for (const [reply, gain] of gains) if (gain > 0) scores.set(reply, (scores.get(reply) ?? 0) + gain);
 }
 
-// The reply of each anchor: the next row of the user's index (memories_by_user) in the same agent and
-// session, then kept only if it passes the search's own visibility filter. CROSS JOIN keeps SQLite
-// from walking all the user's memories to find the anchors: it looks each one up by rowid.
-const REPLY_SQL = (where: string) => `
-  WITH pair AS (
-    SELECT a.rowid AS question, a.memory AS text, (
-      SELECT n.rowid FROM memories n
-      WHERE n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + ?
-        AND (n.created_at > a.created_at OR n.rowid > a.rowid) AND n.agent_id = a.agent_id AND n.session_id = a.session_id
-      ORDER BY n.created_at, n.rowid LIMIT 1) AS reply
-    FROM json_each(?) j CROSS JOIN memories a ON a.rowid = j.value
-    WHERE a.user_id = ? AND instr(a.memory, '?') > 0)
-  SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
-  WHERE ${where}`;
-
-export class ReplyContext {
-  constructor(private readonly db: Db) {}
-
-  /** Question rowid → reply rowid, for the anchors that end with a question and have a visible reply. */
-  replies(filter: MemoryFilter, anchors: readonly number[]): Map<number, number> {
-    if (!anchors.length) return new Map();
-    const { where, params } = filterSql(filter);
-    const rows = this.db
-      .query<{ question: number; text: string; reply: number }, any[]>(REPLY_SQL(where))
-      .all(REPLY_WINDOW_MS, JSON.stringify(anchors), filter.userId, ...params);
-    return new Map(rows.filter((r) => isQuestion(r.text)).map((r) => [r.question, r.reply]));
-  }
+/** Question rowid → reply rowid, for the anchors that end with a question and have a visible reply. */
+export function replies(search: SearchRepo, filter: MemoryFilter, anchors: readonly number[]): Map<number, number> {
+  const pairs = search.replies(filter, anchors, REPLY_WINDOW_MS);
+  return new Map(pairs.filter((p) => isQuestion(p.text)).map((p) => [p.question, p.reply]));
 }

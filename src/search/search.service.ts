@@ -1,16 +1,13 @@
 // Search: keyword (FTS5 BM25) always; semantic (sqlite-vec) when an embedder is ready; hybrid = RRF of
 // both; then replies to ranked questions join in. Also owns vector writes
 // and the background re-embedding after a model change.
-import type { Db } from "~/store/sqlite";
+import type { MemoryFilter, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
 import type { Logger } from "~/shared/logger";
 import type { Embedder } from "./embedder";
-import { VectorIndex, type VectorRow } from "./vector-index";
-import type { MemoryFilter } from "./memory-filter";
 import { LruCache } from "./lru-cache";
-import { commonWords, recentTexts, refreshAfter, withoutCommon } from "./query-focus";
+import { commonWords, FOCUS_SAMPLE, refreshAfter, withoutCommon } from "./query-focus";
 import { REPLY_SHARE } from "./reply-context";
 import { Ranker, type RankRequest, type SearchHit } from "./ranker";
-import { VectorErasure } from "./vector-erasure";
 import type { RankPool } from "./rank-pool";
 
 export type SearchMode = "hybrid" | "keyword";
@@ -34,10 +31,10 @@ export interface SearchStatus {
 
 export class SearchService {
   private readonly ranker: Ranker;
-  readonly erasure: VectorErasure;
+  readonly erasure: VectorErasures;
   /** Search workers (rank-pool.ts), when the server runs them: ranking happens there instead of on this thread. */
   private pool: RankPool | null = null;
-  private vectors: VectorIndex | null = null;
+  private vectors: VectorSpace | null = null;
   private state: SemanticState;
   private error?: string;
   private readonly queryVectors = new LruCache<string, Float32Array | null>(2000);
@@ -48,13 +45,13 @@ export class SearchService {
   queryCacheMisses = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly embedder: Embedder | null,
     private readonly logger: Logger,
     private readonly tuning: SearchTuning = {},
   ) {
-    this.ranker = new Ranker(db);
-    this.erasure = new VectorErasure(db, logger, () => this.vectors?.table ?? null);
+    this.ranker = new Ranker(store);
+    this.erasure = store.vectorErasures;
     this.state = embedder ? "loading" : "off";
   }
 
@@ -66,7 +63,7 @@ export class SearchService {
    * skipping vectors, and /health says `loading`.
    */
   start(): Promise<void> {
-    // The vector erasure queue needs to know the current model's table (vector-erasure.ts).
+    // The vector erasure queue needs to know the current model's space (store/sqlite/vector-erasure.ts).
     return (this.starting ??= this.load().then(() => this.erasure.start()));
   }
 
@@ -74,7 +71,8 @@ export class SearchService {
     if (!this.embedder) return;
     try {
       await this.embedder.ready();
-      this.vectors = VectorIndex.forModel(this.db, this.embedder.modelId, this.embedder.dimensions, this.logger);
+      const { modelId, dimensions } = this.embedder;
+      this.vectors = this.store.write((tx) => tx.vectors.open(modelId, dimensions));
       this.state = "ready";
     } catch (e) {
       this.state = "failed";
@@ -112,18 +110,13 @@ export class SearchService {
   }
 
   /** Call inside the write transaction that stores the memories. */
-  writeVectors(rows: VectorRow[]): void {
-    this.vectors?.upsert(rows);
+  writeVectors(tx: Repos, rows: VectorRow[]): void {
+    if (this.vectors) tx.vectors.upsert(this.vectors, rows);
   }
 
-  /** Call inside the write transaction that deletes the memories (see vector-erasure.ts). */
-  deleteVectors(rowids: number[]): void {
-    this.erasure.erase(rowids);
-  }
-
-  /** Finishes queued vector erasures before the connection closes. */
-  close(): void {
-    this.erasure.finish();
+  /** Call inside the write transaction that deletes the memories (the store may finish after the commit). */
+  deleteVectors(tx: Repos, rowids: number[]): void {
+    tx.vectors.erase(rowids);
   }
 
   /** Search worker threads running now. */
@@ -144,7 +137,7 @@ export class SearchService {
       query,
       vector,
       limit,
-      vectors: this.vectors ? { model: this.vectors.modelId, table: this.vectors.table } : null,
+      vectors: this.vectors,
       vectorOnly: this.tuning.vectorOnly ?? false,
       replyShare: this.tuning.replyShare ?? REPLY_SHARE,
     };
@@ -156,7 +149,7 @@ export class SearchService {
   private focus(filter: MemoryFilter, query: string): string {
     let common = this.commonByUser.get(filter.userId);
     if (!common || common.writes >= refreshAfter(common.sample)) {
-      const sample = recentTexts(this.db, filter.userId);
+      const sample = this.store.read((r) => r.memories.recentTexts(filter.userId, FOCUS_SAMPLE));
       this.commonByUser.set(filter.userId, (common = { words: commonWords(sample), sample: sample.length, writes: 0 }));
     }
     return withoutCommon(query, common.words);
@@ -189,51 +182,36 @@ export class SearchService {
   async reembedMissing(batch = 256): Promise<number> {
     await this.settled();
     if (!this.vectors) return 0;
-    const model = this.vectors.modelId;
+    const space = this.vectors;
+    const model = space.model;
     // A memory has at most one mark (memory_rowid is the key) and marks go with their memory (foreign
     // key), so the difference of two counts is the number without a vector of this model: 150 ms at
     // 1M memories, where the anti-join held the server thread for 2 s at every start.
-    const memories = this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
-    const marked = this.db
-      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM memory_embeddings WHERE model = ?")
-      .get(model)!.n;
+    const { memories, marked } = this.store.read((r) => ({
+      memories: r.memories.total(),
+      marked: r.vectors.embeddedCount(model),
+    }));
     this.reembed.pending = Math.max(0, memories - marked);
     if (!this.reembed.pending) return 0;
     this.logger.info("re-embedding memories for the current model", { model, pending: this.reembed.pending });
     let total = 0;
     for (;;) {
-      const rows = this.db
-        .query<
-          {
-            rowid: number;
-            user_id: string;
-            agent_id: string;
-            session_id: string;
-            expires_at: number | null;
-            memory: string;
-          },
-          [string, number]
-        >(
-          `SELECT m.rowid, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
-           LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
-        )
-        .all(model, batch);
+      const rows = this.store.read((r) => r.vectors.unembedded(model, batch));
       if (!rows.length) break;
       const vecs = (await this.embed(rows.map((r) => r.memory)))!;
-      this.db
-        .transaction(() =>
-          this.writeVectors(
-            rows.map((r, i) => ({
-              rowid: r.rowid,
-              userId: r.user_id,
-              agentId: r.agent_id,
-              sessionId: r.session_id,
-              expiresAt: r.expires_at,
-              vector: vecs[i] ?? null,
-            })),
-          ),
-        )
-        .immediate();
+      this.store.write((tx) =>
+        tx.vectors.upsert(
+          space,
+          rows.map((r, i) => ({
+            rowid: r.rowid,
+            userId: r.user_id,
+            agentId: r.agent_id,
+            sessionId: r.session_id,
+            expiresAt: r.expires_at,
+            vector: vecs[i] ?? null,
+          })),
+        ),
+      );
       total += rows.length;
       this.reembed.done += rows.length;
       this.reembed.pending = Math.max(0, this.reembed.pending - rows.length);

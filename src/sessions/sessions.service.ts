@@ -1,8 +1,7 @@
 // The sessions API (SPEC §5.8): create under the policy's limits, touch, end, read, and the
 // expire-idle / cleanup sweeps, each executing the sessions block of the effective policy of
 // the session's memory space (agent_id). Time comes only from the injected clock.
-import type { Db } from "~/store/sqlite";
-import { SessionRepo, type SessionRow, type SessionScope } from "~/store/session-repo";
+import type { Repos, SessionRow, SessionScope, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -35,15 +34,11 @@ export interface SessionPolicies {
 const isLive = (p: Phase) => p.state === "active" || p.state === "idle";
 
 export class SessionsService {
-  private readonly repo: SessionRepo;
-
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly policies: SessionPolicies,
-  ) {
-    this.repo = new SessionRepo(db);
-  }
+  ) {}
 
   create(input: CreateSessionInput) {
     const metadata = JSON.stringify(input.metadata ?? {});
@@ -66,17 +61,15 @@ export class SessionsService {
       end_reason: null,
       archived_at: null,
     };
-    this.db
-      .transaction(() => {
-        this.checkLimits(row, rules, now);
-        this.repo.insert(row);
-      })
-      .immediate();
+    this.store.write((tx) => {
+      this.checkLimits(tx, row, rules, now);
+      tx.sessions.insert(row);
+    });
     return { success: true as const, session: toView(row, rules, now) };
   }
 
   get(ref: SessionRef) {
-    const row = this.mustGet(ref.user_id, ref.id);
+    const row = this.store.read((r) => this.mustGet(r, ref.user_id, ref.id));
     return { success: true as const, session: toView(row, this.rules(row.memory_space_id), this.clock.now()) };
   }
 
@@ -86,13 +79,18 @@ export class SessionsService {
     const limit = q.limit ?? 50;
     const space = q.agent_id ?? null;
     const rulesOf = memo((s: string) => this.rules(s));
-    const live = this.repo
-      .liveOf(q.user_id, space)
-      .filter((r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state);
     const stored =
       q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
-    const terminal = stored.length ? this.repo.terminal(q.user_id, space, stored, limit) : [];
-    const total = live.length + (stored.length ? this.repo.countTerminal(q.user_id, space, stored) : 0);
+    const read = this.store.read((r) => ({
+      live: r.sessions.liveOf(q.user_id, space),
+      terminal: stored.length ? r.sessions.terminal(q.user_id, space, stored, limit) : [],
+      terminalTotal: stored.length ? r.sessions.countTerminal(q.user_id, space, stored) : 0,
+    }));
+    const live = read.live.filter(
+      (r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state,
+    );
+    const terminal = read.terminal;
+    const total = live.length + read.terminalTotal;
     const page = [...live, ...terminal].sort(newestFirst).slice(0, limit);
     return { results: page.map((r) => toView(r, rulesOf(r.memory_space_id), now)), total, has_more: total > limit };
   }
@@ -100,42 +98,38 @@ export class SessionsService {
   /** Activity: an idle session becomes active again; with autoExtend the expiry slides. */
   touch(id: string, input: SessionUserInput) {
     const now = this.clock.now();
-    return this.db
-      .transaction(() => {
-        const { row, rules, phase } = this.current(input.user_id, id, now);
-        if (!isLive(phase))
-          throw conflict(
-            `session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`,
-          );
-        const next = {
-          ...row,
-          state: "active",
-          last_activity_at: now,
-          expires_at: expiryAfterActivity(row, rules, now),
-        };
-        this.repo.touch(input.user_id, id, now, next.expires_at);
-        return { success: true as const, session: toView(next, rules, now) };
-      })
-      .immediate();
+    return this.store.write((tx) => {
+      const { row, rules, phase } = this.current(tx, input.user_id, id, now);
+      if (!isLive(phase))
+        throw conflict(
+          `session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`,
+        );
+      const next = {
+        ...row,
+        state: "active",
+        last_activity_at: now,
+        expires_at: expiryAfterActivity(row, rules, now),
+      };
+      tx.sessions.touch(input.user_id, id, now, next.expires_at);
+      return { success: true as const, session: toView(next, rules, now) };
+    });
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
   end(id: string, input: SessionUserInput) {
     const now = this.clock.now();
-    return this.db
-      .transaction(() => {
-        const { row, rules, phase } = this.current(input.user_id, id, now);
-        const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
-        if (next.state !== row.state) this.repo.setState(input.user_id, id, next);
-        return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
-      })
-      .immediate();
+    return this.store.write((tx) => {
+      const { row, rules, phase } = this.current(tx, input.user_id, id, now);
+      const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
+      if (next.state !== row.state) tx.sessions.setState(input.user_id, id, next);
+      return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
+    });
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
   expireIdle(input: SweepInput = {}) {
     const now = this.clock.now();
-    const { idled, ended } = this.db.transaction(() => this.settle(scopeOf(input), now)).immediate();
+    const { idled, ended } = this.store.write((tx) => this.settle(tx, scopeOf(input), now));
     return { success: true as const, idled, ended };
   }
 
@@ -143,43 +137,41 @@ export class SessionsService {
   cleanup(input: SweepInput = {}) {
     const now = this.clock.now();
     const scope = scopeOf(input);
-    return this.db
-      .transaction(() => {
-        this.settle(scope, now);
-        let archived = 0;
-        let deleted = 0;
-        for (const space of this.repo.terminalSpaces(scope)) {
-          const cut = cleanupCutoffs(this.rules(space), now);
-          if (cut.deleteEndedBy !== undefined) deleted += this.repo.deleteEnded(space, cut.deleteEndedBy, scope);
-          if (cut.archiveEndedBy !== undefined) archived += this.repo.archive(space, cut.archiveEndedBy, now, scope);
-        }
-        return { success: true as const, archived, deleted };
-      })
-      .immediate();
+    return this.store.write((tx) => {
+      this.settle(tx, scope, now);
+      let archived = 0;
+      let deleted = 0;
+      for (const space of tx.sessions.terminalSpaces(scope)) {
+        const cut = cleanupCutoffs(this.rules(space), now);
+        if (cut.deleteEndedBy !== undefined) deleted += tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
+        if (cut.archiveEndedBy !== undefined) archived += tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
+      }
+      return { success: true as const, archived, deleted };
+    });
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */
   deleteUser(userId: string): number {
-    return this.repo.deleteUser(userId);
+    return this.store.write((tx) => tx.sessions.deleteUser(userId));
   }
 
-  private settle(scope: SessionScope, now: number): { idled: number; ended: number } {
+  private settle(tx: Repos, scope: SessionScope, now: number): { idled: number; ended: number } {
     const rulesOf = memo((s: string) => this.rules(s));
     let idled = 0;
     let ended = 0;
-    for (const row of this.repo.live(scope)) {
+    for (const row of tx.sessions.live(scope)) {
       const phase = phaseAt(row, rulesOf(row.memory_space_id), now);
       if (phase.state === row.state) continue;
-      this.repo.setState(row.user_id, row.id, phase);
+      tx.sessions.setState(row.user_id, row.id, phase);
       if (phase.state === "idle") idled++;
       if (phase.state === "ended") ended++;
     }
     return { idled, ended };
   }
 
-  private checkLimits(row: SessionRow, rules: SessionRules, now: number): void {
+  private checkLimits(tx: Repos, row: SessionRow, rules: SessionRules, now: number): void {
     if (rules.maxActive === undefined && (rules.maxPerDevice === undefined || row.device === null)) return;
-    const live = this.repo.liveOf(row.user_id, row.memory_space_id).filter((r) => isLive(phaseAt(r, rules, now)));
+    const live = tx.sessions.liveOf(row.user_id, row.memory_space_id).filter((r) => isLive(phaseAt(r, rules, now)));
     const where = `in memory space '${row.memory_space_id}'`;
     if (rules.maxActive !== undefined && live.length >= rules.maxActive)
       throw conflict(
@@ -197,14 +189,14 @@ export class SessionsService {
   }
 
   /** The user's session with the rules of its space and the phase they put it in now (404 when missing). */
-  private current(userId: string, id: string, now: number) {
-    const row = this.mustGet(userId, id);
+  private current(tx: Repos, userId: string, id: string, now: number) {
+    const row = this.mustGet(tx, userId, id);
     const rules = this.rules(row.memory_space_id);
     return { row, rules, phase: phaseAt(row, rules, now) };
   }
 
-  private mustGet(userId: string, id: string): SessionRow {
-    const row = this.repo.get(userId, id);
+  private mustGet(r: Repos, userId: string, id: string): SessionRow {
+    const row = r.sessions.get(userId, id);
     if (!row) throw notFound("session", id);
     return row;
   }

@@ -3,6 +3,7 @@
 import { expect } from "bun:test";
 import type { TestApp } from "../support/app";
 import { rulesFrom } from "./support";
+import { dbOf } from "../support/store";
 
 export const ORG = "default";
 
@@ -95,6 +96,6 @@ const COUNTS = {
 export function counts(t: TestApp): Record<keyof typeof COUNTS, number> {
   const out = {} as Record<keyof typeof COUNTS, number>;
   for (const [k, sql] of Object.entries(COUNTS))
-    out[k as keyof typeof COUNTS] = t.services.db.query<{ n: number }, []>(sql).get()!.n;
+    out[k as keyof typeof COUNTS] = dbOf(t).query<{ n: number }, []>(sql).get()!.n;
   return out;
 }

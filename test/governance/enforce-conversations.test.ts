@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import { conversation, counts, enforce, orgPolicy, setPolicy } from "./app-support";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -48,7 +49,7 @@ describe("conversation retention", () => {
     expect((await get(old)).status).toBe(404);
     expect((await get(young)).status).toBe(200);
     expect(
-      t.services.db
+      dbOf(t)
         .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversation_messages WHERE conversation_id = ?")
         .get(old)!.n,
     ).toBe(0);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, HOUR_MS } from "~/governance/durations";
 import { counts, enforce, immutableVersions, orgPolicy, putImmutable, setPolicy } from "./app-support";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -71,7 +72,7 @@ describe("mutable keys", () => {
   const put = async (key: string, body: Record<string, unknown> = {}) =>
     expect((await t.request("PUT", `/mutable/ns/${key}`, { value: key, ...body })).status).toBe(200);
   const keys = () =>
-    t.services.db
+    dbOf(t)
       .query<{ key: string }, []>("SELECT key FROM mutable_entries ORDER BY key")
       .all()
       .map((r) => r.key);

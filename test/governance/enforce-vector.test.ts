@@ -13,6 +13,7 @@ import {
   updateTimes,
   versionNumbers,
 } from "./app-support";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -168,7 +169,7 @@ describe("temporary memories", () => {
     t.clock.advance(2 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
     expect(
-      t.services.db
+      dbOf(t)
         .query<{ id: string }, []>("SELECT id FROM memories")
         .all()
         .map((r) => r.id),
@@ -180,7 +181,7 @@ describe("temporary memories", () => {
     await addMemory(t, "temp", { temporary: true, expiresAt: t.clock.now() + DAY_MS, justification: "trade" });
     t.clock.advance(2 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(0);
-    expect(t.services.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n).toBe(1);
+    expect(dbOf(t).query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n).toBe(1);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   setPolicy,
   updateTimes,
 } from "./app-support";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -172,7 +173,7 @@ describe("compliance report", () => {
   });
 
   test("a deletion request unfulfilled for over 30 days makes every layer NON_COMPLIANT", async () => {
-    t.services.db
+    dbOf(t)
       .query("INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at) VALUES ('r1', 'u', ?, NULL)")
       .run(T0);
     t.clock.advance(30 * DAY_MS);

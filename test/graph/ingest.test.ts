@@ -3,15 +3,10 @@
 import { expect, test } from "bun:test";
 import { ingestMemory } from "~/graph/ingest";
 import { RuleExtractor } from "~/graph/extract-rules";
-import { SqliteGraph } from "~/graph/sqlite-graph";
-import { migrate } from "~/store/migrate";
-import { openDb } from "~/store/sqlite";
+import { EmbeddedGraph } from "~/graph/embedded-graph";
+import { openTestStore } from "../support/store";
 
-async function fresh(): Promise<SqliteGraph> {
-  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-  migrate(db);
-  return new SqliteGraph(db);
-}
+const fresh = async () => new EmbeddedGraph(await openTestStore());
 
 test("a memory's entities, relationships and mentions land in the graph", async () => {
   const graph = await fresh();

@@ -1,16 +1,11 @@
 // The mirror's plumbing without Neo4j: a second SQLite graph stands in as the replica.
 import { expect, test } from "bun:test";
 import { MirroredGraph, rebuildReplica } from "~/graph/mirrored-graph";
-import { SqliteGraph } from "~/graph/sqlite-graph";
-import { migrate } from "~/store/migrate";
-import { openDb } from "~/store/sqlite";
+import { EmbeddedGraph } from "~/graph/embedded-graph";
 import { graphStoreContract } from "./graph-store.contract";
+import { openTestStore } from "../support/store";
 
-async function fresh(): Promise<SqliteGraph> {
-  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-  migrate(db);
-  return new SqliteGraph(db);
-}
+const fresh = async () => new EmbeddedGraph(await openTestStore());
 
 graphStoreContract("sqlite mirrored to a sqlite replica", async () => ({
   store: new MirroredGraph(await fresh(), await fresh()),

@@ -3,11 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { Neo4jGraph } from "~/graph/neo4j-graph";
 import { MirroredGraph } from "~/graph/mirrored-graph";
-import { SqliteGraph } from "~/graph/sqlite-graph";
+import { EmbeddedGraph } from "~/graph/embedded-graph";
 import { AppError } from "~/shared/errors";
-import { migrate } from "~/store/migrate";
-import { openDb } from "~/store/sqlite";
 import { graphStoreContract } from "./graph-store.contract";
+import { openTestStore } from "../support/store";
 
 const live = process.env.NEO4J_URI;
 const connect = () =>
@@ -21,9 +20,8 @@ const connect = () =>
 describe.skipIf(!live)("neo4j (skipped: set NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD to a live Neo4j)", () => {
   graphStoreContract("neo4j", async () => ({ store: connect() }));
   graphStoreContract("sqlite mirrored to neo4j", async () => {
-    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-    migrate(db);
-    return { store: new MirroredGraph(new SqliteGraph(db), connect()), cleanup: async () => db.close() };
+    const store = await openTestStore();
+    return { store: new MirroredGraph(new EmbeddedGraph(store), connect()), cleanup: async () => store.close() };
   });
 });
 

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { HOUR_MS } from "~/governance/durations";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -155,7 +156,7 @@ describe("mutable keys", () => {
       expires_at: new Date(past).toISOString(),
     });
     const rows = () =>
-      t.services.db.query("SELECT count(*) AS n FROM mutable_entries WHERE namespace = 'prefs' AND key = 'old'").get();
+      dbOf(t).query("SELECT count(*) AS n FROM mutable_entries WHERE namespace = 'prefs' AND key = 'old'").get();
     expect(rows()).toEqual({ n: 1 });
     expect((await t.get("/mutable/prefs/old")).status).toBe(404);
     const run = await t.post("/governance/enforce", { scope: { organizationId: "default" }, layers: ["mutable"] });

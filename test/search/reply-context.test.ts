@@ -1,8 +1,9 @@
 // Reply context: a ranked question passes a share of its score to the reply stored right after it
 // in the same conversation (user, agent, session, within the reply window).
 import { afterEach, describe, expect, test } from "bun:test";
-import { addReplies, isQuestion, REPLY_WINDOW_MS, ReplyContext } from "~/search/reply-context";
+import { addReplies, isQuestion, REPLY_WINDOW_MS, replies } from "~/search/reply-context";
 import { buildTestApp, type TestApp } from "../support/app";
+import { dbOf } from "../support/store";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -72,7 +73,7 @@ async function store(app: TestApp, texts: string[], extra: Record<string, unknow
 }
 
 const rowid = (app: TestApp, id: string) =>
-  app.services.db.query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
+  dbOf(app).query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
 const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = {}) => ({
   userId: "u",
   sessionId: "",
@@ -80,7 +81,13 @@ const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = 
   ...extra,
 });
 
-describe("ReplyContext.replies", () => {
+/** The reply pairs as ranking reads them, through the app's store. */
+const replyContext = (app: TestApp) => ({
+  replies: (f: ReturnType<typeof filter>, anchors: number[]) =>
+    app.services.store.read((r) => replies(r.search, f, anchors)),
+});
+
+describe("reply pairs", () => {
   test("pairs each question with the next memory of the same conversation", async () => {
     t = await buildTestApp();
     const [q, a, statement] = await store(t, [
@@ -89,7 +96,7 @@ describe("ReplyContext.replies", () => {
       "I like tea.",
       "Sounds good",
     ]);
-    const rc = new ReplyContext(t.services.db);
+    const rc = replyContext(t);
     const replies = rc.replies(
       filter(t),
       [q!, a!, statement!].map((id) => rowid(t!, id)),
@@ -102,7 +109,7 @@ describe("ReplyContext.replies", () => {
     const [q] = await store(t, ["Where do you live?"]);
     await store(t, ["Another agent talking"], { agent_id: "other" });
     await store(t, ["A session memory"], { session_id: "s1" });
-    const rc = new ReplyContext(t.services.db);
+    const rc = replyContext(t);
     expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
     const [a] = await store(t, ["In Lisbon"]);
     expect(rc.replies(filter(t), [rowid(t, q!)]).get(rowid(t, q!))).toBe(rowid(t, a!));
@@ -115,7 +122,7 @@ describe("ReplyContext.replies", () => {
     await t.post("/add_memories", { user_id: "v", memory: "In Porto" });
     t.clock.advance(REPLY_WINDOW_MS + 1);
     await store(t, ["In Lisbon"]);
-    const rc = new ReplyContext(t.services.db);
+    const rc = replyContext(t);
     expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
     expect(rc.replies({ ...filter(t), userId: "v" }, [rowid(t, q!)]).size).toBe(0);
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { builtinEmbedder } from "../support/embedders";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 const statements = new Set<string>();
@@ -21,14 +22,14 @@ beforeAll(async () => {
     agent_id: "chat",
     messages: messages.map((content) => ({ role: "user", content })),
   });
-  const db = t.services.db;
+  const db = dbOf(t);
   const query = db.query.bind(db);
   db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
 });
 afterAll(() => t.close());
 
 const plan = (sql: string) =>
-  (t.services.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+  (dbOf(t).prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
 
 /**
  * Plan lines of a statement that visit every memory of the user (or of the user's agent, or every

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { buildTestApp, type TestApp } from "../support/app";
 import { builtinEmbedder, BrokenEmbedder, LetterEmbedder } from "../support/embedders";
 import { tempDir } from "../support/server-process";
+import { dbOf } from "../support/store";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -110,7 +111,7 @@ describe("deletes that delete", () => {
     const id = (await t.post("/add_memories", { user_id: "u", memory: "my bank PIN is in the blue notebook" })).body
       .memory_ids[0];
     await t.post("/add_memories", { user_id: "u", memory: "keep this one" });
-    const db = t.services.db;
+    const db = dbOf(t);
     const table = (
       db.query("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND sql LIKE '%vec0%'").get() as { name: string }
     ).name;
@@ -136,7 +137,7 @@ describe("deletes that delete, on disk", () => {
     const id = (await t.post("/add_memories", { user_id: "u", memory: secret })).body.memory_ids[0];
     for (let i = 0; i < 20; i++) await t.post("/add_memories", { user_id: "u", memory: `filler memory number ${i}` });
     await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
-    t.services.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    dbOf(t).run("PRAGMA wal_checkpoint(TRUNCATE)");
     const file = Buffer.from(await Bun.file(path).arrayBuffer());
     expect(file.includes(Buffer.from(secret))).toBe(false);
   });

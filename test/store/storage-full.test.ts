@@ -5,6 +5,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildTestApp, type TestApp } from "../support/app";
 import { mountSmallDisk } from "../support/small-disk";
+import { dbOf } from "../support/store";
 
 const STORAGE_FULL = {
   success: false,
@@ -59,12 +60,12 @@ describe("SQLite's page limit", () => {
   test("an add over max_page_count answers 507 STORAGE_FULL with nothing written; a higher limit takes it", async () => {
     const t = await buildTestApp();
     try {
-      const { page_count } = t.services.db.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
-      t.services.db.run(`PRAGMA max_page_count = ${page_count + 20}`);
+      const { page_count } = dbOf(t).query<{ page_count: number }, []>("PRAGMA page_count").get()!;
+      dbOf(t).run(`PRAGMA max_page_count = ${page_count + 20}`);
       const { acknowledged, refusal } = await fillUp(t, 5000);
       expect(refusal).toMatchObject({ status: 507, body: STORAGE_FULL });
       expect(await total(t)).toBe(acknowledged);
-      t.services.db.run(`PRAGMA max_page_count = ${page_count + 1000}`);
+      dbOf(t).run(`PRAGMA max_page_count = ${page_count + 1000}`);
       expect((await t.post("/add_memories", { user_id: "alice", memory: "Room again" })).status).toBe(200);
       expect(await total(t)).toBe(acknowledged + 1);
     } finally {
@@ -75,8 +76,8 @@ describe("SQLite's page limit", () => {
   test("the in-process SDK throws the same STORAGE_FULL AppError", async () => {
     const t = await buildTestApp();
     try {
-      const { page_count } = t.services.db.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
-      t.services.db.run(`PRAGMA max_page_count = ${page_count}`);
+      const { page_count } = dbOf(t).query<{ page_count: number }, []>("PRAGMA page_count").get()!;
+      dbOf(t).run(`PRAGMA max_page_count = ${page_count}`);
       let err: any;
       for (let i = 0; i < 1000 && !err; i++)
         err = await t.services.memory.add({ user_id: "alice", memory: `no room ${i}` }).then(
@@ -110,8 +111,8 @@ describe("every write route on a full store", () => {
       const first = await t.post("/add_memories", { user_id: "alice", memory: "first" });
       const payload = JSON.parse(JSON.stringify(body).replace("$id", first.body.memory_ids[0]));
       if (path === "/governance/policies") Object.assign(payload, await fullPolicy(t));
-      const { page_count } = t.services.db.query<{ page_count: number }, []>("PRAGMA page_count").get()!;
-      t.services.db.run(`PRAGMA max_page_count = ${page_count}`);
+      const { page_count } = dbOf(t).query<{ page_count: number }, []>("PRAGMA page_count").get()!;
+      dbOf(t).run(`PRAGMA max_page_count = ${page_count}`);
       const r = await t.request(method, path, payload);
       expect(r).toMatchObject({ status: 507, body: STORAGE_FULL });
     } finally {

@@ -1,0 +1,221 @@
+// The embedded graph: entities, relationships and MENTIONS links kept in the main store (GraphRepo),
+// every read and write scoped by user_id; the merge rules and traversal limits of graph-rules.ts.
+import type { EntityRow, Repos, Store } from "~/store/store";
+import { systemClock, type Clock } from "~/shared/clock";
+import { validationError } from "~/shared/errors";
+import {
+  checkTraverse,
+  deepen,
+  entityKey,
+  mergeProps,
+  nextEntity,
+  parseProps,
+  selectEdges,
+  startNotFound,
+} from "./graph-rules";
+import type {
+  Edge,
+  Entity,
+  EntityInput,
+  EntityRef,
+  FindEntitiesOptions,
+  GraphExportSource,
+  GraphReplica,
+  GraphSnapshot,
+  MemoryMatch,
+  Mention,
+  Relationship,
+  RelationshipInput,
+  TraverseOptions,
+  TraverseResult,
+  TraversedEntity,
+  UpsertMode,
+} from "./graph-store";
+
+const toEntity = (r: EntityRow): Entity => ({
+  type: r.type,
+  id: r.id,
+  name: r.name,
+  properties: parseProps(r.properties),
+});
+
+export class EmbeddedGraph implements GraphReplica, GraphExportSource {
+  /**
+   * Writes that follow an add go through the store's grouped write (Store.group), so concurrent adds'
+   * entities and mention links commit together too.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
+    return this.store.group((tx) =>
+      entities.map((input) => {
+        const row = tx.graph.entity(userId, input.type, input.id);
+        const existing = row ? toEntity(row) : undefined;
+        const next = nextEntity(existing, input, mode);
+        if (next) this.writeEntity(tx, userId, next);
+        return next ?? existing!;
+      }),
+    );
+  }
+
+  async putEntities(userId: string, entities: Entity[]): Promise<void> {
+    this.store.write((tx) => entities.forEach((e) => this.writeEntity(tx, userId, e)));
+  }
+
+  async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
+    return this.store.group((tx) => {
+      const ends = resolveEnds(tx, userId, rels);
+      return rels.map((r, i) => {
+        const [from, to] = ends[i]!;
+        const stored = tx.graph.relationshipProperties(userId, from, r.type, to);
+        const properties = mergeProps(stored !== null ? parseProps(stored) : {}, r.properties);
+        tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(properties), this.clock.now());
+        return {
+          from: { type: r.from.type, id: r.from.id },
+          type: r.type,
+          to: { type: r.to.type, id: r.to.id },
+          properties,
+        };
+      });
+    });
+  }
+
+  async putRelationships(userId: string, rels: Relationship[]): Promise<void> {
+    this.store.write((tx) => {
+      const ends = resolveEnds(tx, userId, rels);
+      rels.forEach((r, i) => {
+        const [from, to] = ends[i]!;
+        tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
+      });
+    });
+  }
+
+  async putMentions(userId: string, mentions: GraphSnapshot["mentions"]): Promise<void> {
+    this.store.write((tx) => {
+      for (const m of mentions) {
+        const row = tx.graph.entity(userId, m.entity.type, m.entity.id);
+        if (row) tx.graph.link(userId, m.memoryId, row.node);
+      }
+    });
+  }
+
+  async findEntities(userId: string, o: FindEntitiesOptions): Promise<Entity[]> {
+    const q = { type: o.type ?? null, q: o.q ? o.q.toLowerCase() : null, limit: o.limit };
+    return this.store.read((r) => r.graph.find(userId, q)).map(toEntity);
+  }
+
+  async traverse(userId: string, o: TraverseOptions): Promise<TraverseResult> {
+    const { maxDepth, limit, types } = checkTraverse(o);
+    const start = this.store.read((r) => r.graph.entity(userId, o.start.type, o.start.id));
+    if (!start) throw startNotFound(o.start);
+    const walk = { start: start.node, direction: o.direction, types: types ?? null, limit };
+    const rows = await deepen(maxDepth, limit, (depth) =>
+      this.store.read((r) => r.graph.walk(userId, { ...walk, maxDepth: depth })),
+    );
+    const entities: TraversedEntity[] = rows.map((r) => ({
+      type: r.type,
+      id: r.id,
+      name: r.name,
+      properties: parseProps(r.properties),
+      depth: r.depth,
+    }));
+    const byNode = new Map(rows.map((r) => [r.node, r]));
+    const depths = new Map(rows.map((r) => [entityKey(r), r.depth]));
+    const edges = this.edgesAmong(userId, byNode);
+    return { entities, relationships: selectEdges(depths, edges, o.direction, maxDepth, types) };
+  }
+
+  async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
+    await this.store.group((tx) => {
+      const nodes = entities.map((ref, i) => nodeOf(tx, userId, ref, `entities[${i}]`));
+      for (const node of nodes) tx.graph.link(userId, memoryId, node);
+    });
+  }
+
+  async unlinkMemories(userId: string, memoryIds: string[]): Promise<number> {
+    if (memoryIds.length === 0) return 0;
+    return this.store.write((tx) => tx.graph.unlink(userId, memoryIds));
+  }
+
+  async memoriesMentioning(userId: string, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
+    if (entities.length === 0) return [];
+    return this.store.read((r) => r.graph.memoriesMentioning(userId, entities, limit));
+  }
+
+  async entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
+    if (memoryIds.length === 0) return [];
+    const rows = this.store.read((r) => r.graph.entitiesOfMemories(userId, memoryIds));
+    return rows.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
+  }
+
+  async deleteUser(userId: string): Promise<number> {
+    return this.store.write((tx) => tx.graph.deleteUser(userId));
+  }
+
+  async wipe(): Promise<void> {
+    this.store.write((tx) => tx.graph.wipe());
+  }
+
+  async userIds(): Promise<string[]> {
+    return this.store.read((r) => r.graph.users());
+  }
+
+  async exportUser(userId: string): Promise<GraphSnapshot> {
+    const { entities, relationships, ids } = this.store.read((r) => ({
+      entities: r.graph.entities(userId).map(toEntity),
+      relationships: r.graph
+        .relationships(userId)
+        .map((x) => ({ from: x.from, type: x.type, to: x.to, properties: parseProps(x.properties) })),
+      ids: r.graph.linkedMemories(userId),
+    }));
+    const mentions = (await this.entitiesForMemories(userId, ids)).map((m) => ({
+      memoryId: m.memoryId,
+      entity: { type: m.entity.type, id: m.entity.id },
+    }));
+    return { entities, relationships, mentions };
+  }
+
+  async close(): Promise<void> {
+    // The store belongs to the composition root, which closes it after every user of it.
+  }
+
+  private edgesAmong(userId: string, byNode: Map<number, EntityRow>): Edge[] {
+    const rows = this.store.read((r) => r.graph.edgesFrom(userId, [...byNode.keys()]));
+    const out: Edge[] = [];
+    for (const r of rows) {
+      const from = byNode.get(r.fromNode);
+      const to = byNode.get(r.toNode);
+      if (from && to)
+        out.push({ from: { type: from.type, id: from.id }, type: r.type, to: { type: to.type, id: to.id } });
+    }
+    return out;
+  }
+
+  private writeEntity(tx: Repos, userId: string, e: Entity): void {
+    const entity = {
+      type: e.type,
+      id: e.id,
+      name: e.name,
+      nameKey: e.name.toLowerCase(),
+      properties: JSON.stringify(e.properties),
+    };
+    tx.graph.putEntity(userId, entity, this.clock.now());
+  }
+}
+
+function nodeOf(tx: Repos, userId: string, ref: EntityRef, field: string): number {
+  const row = tx.graph.entity(userId, ref.type, ref.id);
+  if (!row) throw validationError(field, `entity '${ref.type}/${ref.id}' does not exist`);
+  return row.node;
+}
+
+/** Both ends of every relationship, checked before anything is written. */
+function resolveEnds(tx: Repos, userId: string, rels: RelationshipInput[]): [number, number][] {
+  return rels.map((r, i) => [
+    nodeOf(tx, userId, r.from, `relationships[${i}].from`),
+    nodeOf(tx, userId, r.to, `relationships[${i}].to`),
+  ]);
+}

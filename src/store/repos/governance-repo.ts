@@ -1,0 +1,64 @@
+// Governance state: active policies per scope (with history), memory-space registrations, the
+// enforcement log, deletion requests and the audit log.
+
+export type ScopeKind = "organization" | "memorySpace";
+
+export interface EnforcementLogRow {
+  scope_kind: string;
+  scope_id: string;
+  layers: string;
+  rules: string;
+  enforced_at: number;
+  duration_ms: number;
+  conversations_purged: number;
+  conversations_archived: number;
+  immutable_versions_deleted: number;
+  immutable_entities_purged: number;
+  vector_versions_deleted: number;
+  vector_memories_purged: number;
+  vector_orphans_purged: number;
+  mutable_keys_deleted: number;
+  bytes_freed: number;
+  held: number;
+}
+
+export interface DeletionRequestRow {
+  id: string;
+  user_id: string;
+  requested_at: number;
+  fulfilled_at: number | null;
+}
+
+export interface AuditRow {
+  at: number;
+  organization_id: string;
+  memory_space_id: string | null;
+  user_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface GovernanceRepo {
+  activePolicy(kind: ScopeKind, scopeId: string): { id: string; policy: string } | null;
+  /** Deactivates the scope's current policy and stores the new one (history is kept). */
+  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void;
+  registerSpace(spaceId: string, orgId: string, now: number): void;
+  spaceOrg(spaceId: string): string | null;
+  /** Every memory space that holds data or is registered, with its registered organization (if any). */
+  spaces(): { id: string; org: string | null }[];
+  logEnforcement(id: string, row: EnforcementLogRow): void;
+  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): EnforcementLogRow[];
+  recordDeletionRequest(r: {
+    id: string;
+    userId: string;
+    requestedAt: number;
+    fulfilledAt: number | null;
+    deleted: string;
+    retained: string;
+  }): void;
+  deletionRequests(from: number, to: number): DeletionRequestRow[];
+  oldestUnfulfilledRequest(): number | null;
+  insertAudit(rows: AuditRow[]): void;
+  audit(orgId: string, from: number, to: number, limit: number): AuditRow[];
+}

@@ -1,0 +1,117 @@
+// The data layers besides memories (SPEC §5.1): conversations with their append-only messages,
+// immutable records with every version, mutable keys. Deleting is here once, for every caller
+// (the API, enforcement, a user's erasure).
+
+export interface ConversationRow {
+  id: string;
+  user_id: string;
+  memory_space_id: string;
+  session_id: string | null;
+  message_count: number;
+  bytes: number;
+  created_at: number;
+  last_message_at: number;
+  archived_at: number | null;
+}
+
+export interface MessageRow {
+  role: string;
+  content: string;
+  timestamp: number;
+}
+
+export interface ConversationRepo {
+  create(c: { id: string; userId: string; spaceId: string; sessionId: string | null; now: number }): void;
+  append(id: string, messages: { role: string; content: string }[], now: number): void;
+  get(userId: string, id: string): ConversationRow | null;
+  messages(id: string): MessageRow[];
+  /** Newest first; `after` is the (created_at, id) of the last row of the previous page. */
+  page(userId: string, limit: number, after?: [number, string]): ConversationRow[];
+  count(userId: string): number;
+  /** Every conversation of the user, with its space and last message time (erasure). */
+  ofUser(userId: string): { id: string; space: string; lastMessageAt: number }[];
+  archive(ids: string[], now: number): void;
+  delete(ids: string[]): void;
+}
+
+export interface ImmutableRow {
+  type: string;
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  current_version: number;
+  created_at: number;
+  updated_at: number;
+  accessed_at: number;
+}
+
+export interface ImmutableVersionRow {
+  version: number;
+  data: string;
+  metadata: string;
+  created_at: number;
+}
+
+/** A record or key of an organization that carries a user_id, for erasure. */
+export interface UserRecord {
+  /** (type, id) of a record, (namespace, key) of a mutable entry. */
+  key: [string, string];
+  org: string;
+  updatedAt: number;
+}
+
+export interface ImmutableRepo {
+  head(orgId: string, type: string, id: string): ImmutableRow | null;
+  /** The organization owning (type, id), whichever it is; null when no such record exists. */
+  owner(type: string, id: string): string | null;
+  /** Appends a version (creating the record on first write) and returns its number. */
+  put(r: {
+    orgId: string;
+    type: string;
+    id: string;
+    userId: string | null;
+    data: string;
+    metadata: string;
+    now: number;
+  }): number;
+  version(type: string, id: string, version: number): ImmutableVersionRow | null;
+  /** Newest first. */
+  versions(type: string, id: string): ImmutableVersionRow[];
+  touch(type: string, id: string, now: number): void;
+  ofUser(userId: string): UserRecord[];
+  deleteVersions(items: { type: string; id: string; version: number }[]): void;
+  /** Records with all their versions. */
+  delete(items: { type: string; id: string }[]): void;
+}
+
+export interface MutableRow {
+  namespace: string;
+  key: string;
+  organization_id: string;
+  user_id: string | null;
+  value: string;
+  created_at: number;
+  updated_at: number;
+  accessed_at: number;
+  expires_at: number | null;
+}
+
+export interface MutableRepo {
+  /** Inserts or replaces the value; returns the row as stored. */
+  put(r: {
+    orgId: string;
+    namespace: string;
+    key: string;
+    userId: string | null;
+    value: string;
+    expiresAt: number | null;
+    now: number;
+  }): MutableRow;
+  /** A live (unexpired) entry of the organization, or null. */
+  get(orgId: string, namespace: string, key: string, now: number): MutableRow | null;
+  touch(namespace: string, key: string, now: number): void;
+  /** Deletes a live entry of the organization; false when there is none. */
+  deleteLive(orgId: string, namespace: string, key: string, now: number): boolean;
+  ofUser(userId: string): UserRecord[];
+  delete(items: { namespace: string; key: string }[]): void;
+}

@@ -1,0 +1,65 @@
+// The memories table family (memories and their previous versions): rows and what services may ask
+// of it. Every read a client asks for is scoped by user_id; callers own transactions.
+
+export interface MemoryRow {
+  rowid: number;
+  id: string;
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  memory: string;
+  metadata: string;
+  importance: number;
+  source_type: string;
+  expires_at: number | null;
+  conversation_ref: string | null;
+  immutable_ref: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ListedRow = Pick<
+  MemoryRow,
+  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at"
+>;
+
+export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at">;
+
+export interface VersionRow {
+  version: number;
+  memory: string;
+  metadata: string;
+  created_at: number;
+}
+
+export interface MemoryRepo {
+  /** Stores the memory and indexes its text for keyword search; returns its rowid (never reused). */
+  insert(m: NewMemory): number;
+  /** A visible (unexpired) memory of the user, or null. */
+  get(userId: string, id: string, now: number): MemoryRow | null;
+  /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
+  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): ListedRow[];
+  /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
+  count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null };
+  /** Keeps the current text as a previous version, then writes the new one. */
+  update(
+    row: MemoryRow,
+    next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null },
+    now: number,
+  ): void;
+  /** Previous versions, newest first. */
+  versions(userId: string, id: string): VersionRow[];
+  /** The memory spaces (agents) the user has memories in. */
+  spacesOfUser(userId: string): string[];
+  /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns them. */
+  deleteForUser(userId: string, agentId: string, before?: number): { rowid: number; id: string }[];
+  countForUser(userId: string): number;
+  deleteByRowids(rowids: number[]): void;
+  /** Previous versions (enforcement's version limits). */
+  deleteVersions(items: { memoryId: string; version: number }[]): void;
+  /** The user's latest memory texts, any agent or session. */
+  recentTexts(userId: string, n: number): string[];
+  /** Every memory of every user. */
+  total(): number;
+}

@@ -1,0 +1,82 @@
+// What retention enforcement and compliance reports read: bounded batches per layer, paged by key so
+// memory stays bounded whatever a layer's size, and the counts of an inventory. Sizes in bytes count
+// a fixed overhead per row on top of the text, so storageFreed is not zero for tiny records.
+
+export interface VersionInfo {
+  version: number;
+  createdAt: number;
+  bytes: number;
+}
+
+export interface ConversationInfo {
+  id: string;
+  createdAt: number;
+  lastMessageAt: number;
+  archivedAt: number | null;
+  bytes: number;
+}
+
+export interface MemoryInfo {
+  rowid: number;
+  id: string;
+  userId: string;
+  importance: number;
+  sourceType: string;
+  createdAt: number;
+  conversationRef: string | null;
+  conversationRefExists: boolean;
+  immutableRef: string | null;
+  immutableRefExists: boolean;
+  /** Temporary memories only: when they stop being visible. */
+  expiresAt: number | null;
+  versions: VersionInfo[];
+}
+
+export interface ExpiredMemory {
+  rowid: number;
+  id: string;
+  userId: string;
+  updatedAt: number;
+  expiresAt: number;
+  /** The memory and all its versions. */
+  bytes: number;
+}
+
+export interface ImmutableInfo {
+  type: string;
+  id: string;
+  createdAt: number;
+  lastUsedAt: number;
+  versions: VersionInfo[];
+}
+
+export interface MutableInfo {
+  namespace: string;
+  key: string;
+  createdAt: number;
+  updatedAt: number;
+  accessedAt: number;
+  expiresAt: number | null;
+  bytes: number;
+}
+
+export interface RetentionRepo {
+  conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[];
+  /** A space's memories in rowid order, with their previous versions and whether their references exist. */
+  memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[];
+  /** Temporary memories of the space past their expiry, in rowid order. */
+  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[];
+  immutable(orgId: string, after: [string, string], limit: number): ImmutableInfo[];
+  mutable(orgId: string, after: [string, string], limit: number): MutableInfo[];
+}
+
+/** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
+export interface InventoryRepo {
+  conversations(spaceIds: string[]): number;
+  memories(spaceIds: string[]): number;
+  immutable(orgId: string): { entities: number; versions: number };
+  mutable(orgId: string): number;
+  oldest(spaceIds: string[], orgId: string | null): number | null;
+  /** Organizations that own immutable or mutable records or registered spaces. */
+  organizations(): string[];
+}

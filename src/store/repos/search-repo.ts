@@ -1,0 +1,48 @@
+// What ranking reads: keyword candidates, the rows a result shows, and reply pairs, each inside the
+// visibility rules of SPEC §2.3 (user, agent, session, expiry, metadata), which the engine applies in
+// its own query language (never by filtering afterwards).
+
+export interface MemoryFilter {
+  userId: string;
+  agentId?: string;
+  /** "" = session-less memories only (a search without session_id). */
+  sessionId: string;
+  now: number;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RankedRow {
+  rowid: number;
+  /** Higher is better. */
+  score: number;
+}
+
+/** What a search result shows of a memory. */
+export interface HitRow {
+  rowid: number;
+  id: string;
+  memory: string;
+  /** JSON text. */
+  metadata: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface SearchRepo {
+  /**
+   * The best `n` visible memories by keyword relevance (BM25), best first. A bad metadata filter is a
+   * VALIDATION_ERROR even when nothing matches.
+   */
+  keyword(filter: MemoryFilter, query: string, n: number): RankedRow[];
+  /** The visible rows among these rowids (any order). */
+  rows(filter: MemoryFilter, rowids: readonly number[]): HitRow[];
+  /**
+   * For each anchor that contains a "?": the next memory of the same user, agent and session stored
+   * within `windowMs` after it, when that one is visible. `text` is the anchor's.
+   */
+  replies(
+    filter: MemoryFilter,
+    anchors: readonly number[],
+    windowMs: number,
+  ): { question: number; text: string; reply: number }[];
+}

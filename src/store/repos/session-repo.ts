@@ -1,0 +1,44 @@
+// Sessions (SPEC §5.8). Reads and writes a client asks for are scoped by user_id; the sweeps
+// (expire-idle, cleanup) take an optional user/space scope.
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  memory_space_id: string;
+  device: string | null;
+  metadata: string;
+  state: string;
+  created_at: number;
+  last_activity_at: number;
+  expires_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  archived_at: number | null;
+}
+
+/** Optional narrowing of a sweep or list; null = every user / every space. */
+export interface SessionScope {
+  userId: string | null;
+  spaceId: string | null;
+}
+
+export interface SessionRepo {
+  insert(r: SessionRow): void;
+  get(userId: string, id: string): SessionRow | null;
+  /** A user's rows stored as active or idle (their effective state may since have moved on), newest first. */
+  liveOf(userId: string, spaceId: string | null): SessionRow[];
+  /** Rows stored as active or idle within a sweep's scope, newest first. */
+  live(scope: SessionScope): SessionRow[];
+  /** Newest stored rows of a user in the given terminal states (ended, archived). */
+  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): SessionRow[];
+  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): number;
+  touch(userId: string, id: string, now: number, expiresAt: number): void;
+  setState(userId: string, id: string, s: { state: string; ended_at: number | null; end_reason: string | null }): void;
+  /** Memory spaces that hold ended or archived sessions in scope. */
+  terminalSpaces(scope: SessionScope): string[];
+  /** Ended sessions of one space that ended at or before `endedBy` become archived; returns how many. */
+  archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): number;
+  /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted; returns how many. */
+  deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): number;
+  deleteUser(userId: string): number;
+}

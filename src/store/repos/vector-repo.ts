@@ -1,0 +1,45 @@
+// Vector storage and nearest-neighbour search, one vector space per embedding model. The interface is
+// the engine's, not sqlite-vec's: another index (a portable one, pgvector) implements the same.
+import type { MemoryFilter, RankedRow } from "./search-repo";
+
+/** One model's vectors: plain data, so a search worker can be told which space to search. */
+export interface VectorSpace {
+  model: string;
+  /** The engine's name for it (a sqlite-vec table); never text from the model id. */
+  key: string;
+}
+
+export interface VectorRow {
+  rowid: number;
+  userId: string;
+  agentId: string;
+  sessionId: string;
+  expiresAt: number | null;
+  /** null = the model gave no vector (no known word): recorded as embedded, found by keyword only. */
+  vector: Float32Array | null;
+}
+
+export interface VectorRepo {
+  /** The model's space, created when missing (a write: call inside `Store.write`). */
+  open(modelId: string, dimensions: number): VectorSpace;
+  /** Writes (or replaces) the vectors and records which model embedded each memory. */
+  upsert(space: VectorSpace, rows: VectorRow[]): void;
+  /** Nearest neighbours inside the filter, best first (score = cosine similarity). */
+  rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[];
+  /** Erases these deleted memories' vectors from every model's space (call in the deleting transaction). */
+  erase(rowids: number[]): void;
+  /** How many memories this model has embedded. */
+  embeddedCount(model: string): number;
+  /** Memories without a vector of this model (e.g. after a model change), up to `limit`. */
+  unembedded(
+    model: string,
+    limit: number,
+  ): {
+    rowid: number;
+    user_id: string;
+    agent_id: string;
+    session_id: string;
+    expires_at: number | null;
+    memory: string;
+  }[];
+}

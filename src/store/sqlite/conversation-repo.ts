@@ -1,0 +1,92 @@
+// Conversations and their append-only messages in SQLite; reads a client asks for are scoped by user_id.
+import type { Db } from "./connection";
+import type { ConversationRepo, ConversationRow, MessageRow } from "../repos/layer-repos";
+
+const each = (xs: unknown[]) => JSON.stringify(xs);
+
+export class SqliteConversationRepo implements ConversationRepo {
+  constructor(private readonly db: Db) {}
+
+  create(c: { id: string; userId: string; spaceId: string; sessionId: string | null; now: number }): void {
+    this.db
+      .query(
+        "INSERT INTO conversations (id, user_id, memory_space_id, session_id, created_at, last_message_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(c.id, c.userId, c.spaceId, c.sessionId, c.now, c.now);
+  }
+
+  append(id: string, messages: { role: string; content: string }[], now: number): void {
+    const next = this.db
+      .query<{ n: number }, [string]>(
+        "SELECT coalesce(max(seq), 0) AS n FROM conversation_messages WHERE conversation_id = ?",
+      )
+      .get(id)!.n;
+    const ins = this.db.query(
+      "INSERT INTO conversation_messages (conversation_id, seq, role, content, timestamp) VALUES (?, ?, ?, ?, ?)",
+    );
+    let bytes = 0;
+    messages.forEach((m, i) => {
+      ins.run(id, next + i + 1, m.role, m.content, now);
+      bytes += Buffer.byteLength(m.content) + Buffer.byteLength(m.role);
+    });
+    this.db
+      .query(
+        "UPDATE conversations SET message_count = message_count + ?, bytes = bytes + ?, last_message_at = ? WHERE id = ?",
+      )
+      .run(messages.length, bytes, now, id);
+  }
+
+  get(userId: string, id: string): ConversationRow | null {
+    return this.db
+      .query<ConversationRow, [string, string]>("SELECT * FROM conversations WHERE user_id = ? AND id = ?")
+      .get(userId, id);
+  }
+
+  messages(id: string): MessageRow[] {
+    return this.db
+      .query<MessageRow, [string]>(
+        "SELECT role, content, timestamp FROM conversation_messages WHERE conversation_id = ? ORDER BY seq",
+      )
+      .all(id);
+  }
+
+  page(userId: string, limit: number, after?: [number, string]): ConversationRow[] {
+    if (!after)
+      return this.db
+        .query<ConversationRow, [string, number]>(
+          "SELECT * FROM conversations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+        )
+        .all(userId, limit);
+    return this.db
+      .query<ConversationRow, [string, number, number, string, number]>(
+        "SELECT * FROM conversations WHERE user_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?",
+      )
+      .all(userId, after[0], after[0], after[1], limit);
+  }
+
+  count(userId: string): number {
+    return this.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversations WHERE user_id = ?")
+      .get(userId)!.n;
+  }
+
+  ofUser(userId: string): { id: string; space: string; lastMessageAt: number }[] {
+    return this.db
+      .query<{ id: string; space: string; lastMessageAt: number }, [string]>(
+        "SELECT id, memory_space_id AS space, last_message_at AS lastMessageAt FROM conversations WHERE user_id = ?",
+      )
+      .all(userId);
+  }
+
+  archive(ids: string[], now: number): void {
+    this.db
+      .query(
+        "UPDATE conversations SET archived_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND archived_at IS NULL",
+      )
+      .run(now, each(ids));
+  }
+
+  delete(ids: string[]): void {
+    this.db.query("DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?))").run(each(ids));
+  }
+}

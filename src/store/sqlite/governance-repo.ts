@@ -1,0 +1,130 @@
+// Governance state in SQLite: active policies per scope (with history), memory-space
+// registrations, the enforcement log, deletion requests and the audit log.
+import type { Db } from "./connection";
+import type {
+  AuditRow,
+  DeletionRequestRow,
+  EnforcementLogRow,
+  GovernanceRepo,
+  ScopeKind,
+} from "../repos/governance-repo";
+
+export class SqliteGovernanceRepo implements GovernanceRepo {
+  constructor(private readonly db: Db) {}
+
+  activePolicy(kind: ScopeKind, scopeId: string): { id: string; policy: string } | null {
+    return this.db
+      .query<{ id: string; policy: string }, [string, string]>(
+        "SELECT id, policy FROM governance_policies WHERE scope_kind = ? AND scope_id = ? AND active = 1 ORDER BY created_at DESC, id DESC LIMIT 1",
+      )
+      .get(kind, scopeId);
+  }
+
+  /** Deactivates the scope's current policy and stores the new one (history is kept). */
+  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void {
+    this.db
+      .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
+      .run(kind, scopeId);
+    this.db
+      .query(
+        "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+      )
+      .run(id, kind, scopeId, policy, now);
+  }
+
+  registerSpace(spaceId: string, orgId: string, now: number): void {
+    this.db
+      .query(
+        "INSERT INTO memory_spaces (id, organization_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id",
+      )
+      .run(spaceId, orgId, now);
+  }
+
+  spaceOrg(spaceId: string): string | null {
+    return (
+      this.db
+        .query<{ organization_id: string }, [string]>("SELECT organization_id FROM memory_spaces WHERE id = ?")
+        .get(spaceId)?.organization_id ?? null
+    );
+  }
+
+  /** Every memory space that holds data or is registered, with its registered organization (if any). */
+  spaces(): { id: string; org: string | null }[] {
+    return this.db
+      .query<{ id: string; org: string | null }, []>(
+        `SELECT s.id, r.organization_id AS org FROM (
+           SELECT DISTINCT agent_id AS id FROM memories UNION SELECT DISTINCT memory_space_id FROM conversations UNION SELECT id FROM memory_spaces
+         ) s LEFT JOIN memory_spaces r ON r.id = s.id ORDER BY s.id`,
+      )
+      .all();
+  }
+
+  logEnforcement(id: string, row: EnforcementLogRow): void {
+    const cols = Object.keys(row);
+    this.db
+      .query(`INSERT INTO enforcement_log (id, ${cols.join(", ")}) VALUES (?, ${cols.map(() => "?").join(", ")})`)
+      .run(id, ...(Object.values(row) as (string | number)[]));
+  }
+
+  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): EnforcementLogRow[] {
+    if (!scope)
+      return this.db
+        .query<EnforcementLogRow, [number, number]>(
+          "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ?",
+        )
+        .all(from, to);
+    return this.db
+      .query<EnforcementLogRow, [number, number, string, string]>(
+        "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ? AND scope_kind = ? AND scope_id IN (SELECT value FROM json_each(?))",
+      )
+      .all(from, to, scope.kind, JSON.stringify(scope.ids));
+  }
+
+  recordDeletionRequest(r: {
+    id: string;
+    userId: string;
+    requestedAt: number;
+    fulfilledAt: number | null;
+    deleted: string;
+    retained: string;
+  }): void {
+    this.db
+      .query(
+        "INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
+  }
+
+  deletionRequests(from: number, to: number): DeletionRequestRow[] {
+    return this.db
+      .query<DeletionRequestRow, [number, number]>(
+        "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= ? AND requested_at <= ?",
+      )
+      .all(from, to);
+  }
+
+  oldestUnfulfilledRequest(): number | null {
+    return (
+      this.db
+        .query<{ t: number | null }, []>(
+          "SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL",
+        )
+        .get()?.t ?? null
+    );
+  }
+
+  insertAudit(rows: AuditRow[]): void {
+    const ins = this.db.query(
+      "INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    for (const r of rows) ins.run(r.at, r.organization_id, r.memory_space_id, r.user_id, r.method, r.path, r.status);
+  }
+
+  audit(orgId: string, from: number, to: number, limit: number): AuditRow[] {
+    return this.db
+      .query<AuditRow, [string, number, number, number]>(
+        "SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log WHERE organization_id = ? AND at >= ? AND at <= ? ORDER BY at, id LIMIT ?",
+      )
+      .all(orgId, from, to, limit);
+  }
+}

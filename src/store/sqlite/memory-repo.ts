@@ -1,0 +1,145 @@
+// The memories table family in SQLite (memories, memory_versions; the FTS5 index kept in step by
+// fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
+import type { Db } from "./connection";
+import { indexMemory } from "./fts-repo";
+import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
+
+const VISIBLE = "(expires_at IS NULL OR expires_at > ?)";
+
+export class SqliteMemoryRepo implements MemoryRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(m: NewMemory): number {
+    const r = this.db
+      .query<{ rowid: number }, any[]>(
+        `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
+           conversation_ref, immutable_ref, version, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING rowid`,
+      )
+      .get(
+        m.id,
+        m.user_id,
+        m.agent_id,
+        m.session_id,
+        m.memory,
+        m.metadata,
+        m.importance,
+        m.source_type,
+        m.expires_at,
+        m.conversation_ref,
+        m.immutable_ref,
+        m.created_at,
+        m.created_at,
+      );
+    indexMemory(this.db, r!.rowid, m.user_id, m.memory);
+    return r!.rowid;
+  }
+
+  get(userId: string, id: string, now: number): MemoryRow | null {
+    return this.db
+      .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`)
+      .get(userId, id, now);
+  }
+
+  /**
+   * Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Only the
+   * columns a listing shows: reading all fifteen cost a third more per page.
+   */
+  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): ListedRow[] {
+    const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";
+    const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
+    const params: any[] = [q.userId, q.now];
+    if (q.agentId !== undefined) params.push(q.agentId);
+    if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
+    return this.db
+      .query<ListedRow, any[]>(
+        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at FROM memories
+         WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      )
+      .all(...params, q.limit);
+  }
+
+  /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
+  count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null } {
+    const agent = agentId !== undefined ? " AND agent_id = ?" : "";
+    const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
+    return this.db
+      .query<{ n: number; nextExpiry: number | null }, any[]>(
+        `SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`,
+      )
+      .get(...params)!;
+  }
+
+  /** Keeps the current text as a previous version, then writes the new one. */
+  update(
+    row: MemoryRow,
+    next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null },
+    now: number,
+  ): void {
+    this.db
+      .query(
+        "INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(row.id, row.version, row.memory, row.metadata, row.updated_at);
+    this.db
+      .query(
+        `UPDATE memories SET memory = ?, metadata = ?, importance = ?, source_type = ?, expires_at = ?, version = version + 1,
+           updated_at = ? WHERE rowid = ? AND user_id = ?`,
+      )
+      .run(next.memory, next.metadata, next.importance, next.source_type, next.expires_at, now, row.rowid, row.user_id);
+    if (next.memory !== row.memory) indexMemory(this.db, row.rowid, row.user_id, next.memory);
+  }
+
+  versions(userId: string, id: string): VersionRow[] {
+    return this.db
+      .query<VersionRow, any[]>(
+        `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
+         WHERE m.user_id = ? AND m.id = ? ORDER BY v.version DESC`,
+      )
+      .all(userId, id);
+  }
+
+  /** The memory spaces (agents) the user has memories in. */
+  spacesOfUser(userId: string): string[] {
+    return this.db
+      .query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?")
+      .all(userId)
+      .map((r) => r.a);
+  }
+
+  /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns their rowids and ids. */
+  deleteForUser(userId: string, agentId: string, before = Infinity): { rowid: number; id: string }[] {
+    return this.db
+      .query<{ rowid: number; id: string }, [string, string, number]>(
+        "DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? RETURNING rowid, id",
+      )
+      .all(userId, agentId, before);
+  }
+
+  countForUser(userId: string): number {
+    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!
+      .n;
+  }
+
+  deleteByRowids(rowids: number[]): void {
+    this.db.query("DELETE FROM memories WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(rowids));
+  }
+
+  deleteVersions(items: { memoryId: string; version: number }[]): void {
+    const del = this.db.query("DELETE FROM memory_versions WHERE memory_id = ? AND version = ?");
+    for (const i of items) del.run(i.memoryId, i.version);
+  }
+
+  recentTexts(userId: string, n: number): string[] {
+    return this.db
+      .query<{ memory: string }, [string, number]>(
+        "SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+      )
+      .all(userId, n)
+      .map((r) => r.memory);
+  }
+
+  total(): number {
+    return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
+  }
+}

@@ -1,0 +1,32 @@
+// Every migration, in order; the SQL files are imported as text so the binary carries them.
+import m0001 from "./0001_memories.sql" with { type: "text" };
+import m0002 from "./0002_layers.sql" with { type: "text" };
+import m0003 from "./0003_graph.sql" with { type: "text" };
+import m0004 from "./0004_governance.sql" with { type: "text" };
+import m0005 from "./0005_sessions.sql" with { type: "text" };
+import m0006 from "./0006_fts_owner.sql" with { type: "text" };
+import m0007 from "./0007_count_index.sql" with { type: "text" };
+import m0008 from "./0008_fts_namespaces.sql" with { type: "text" };
+import m0009 from "./0009_vector_erasures.sql" with { type: "text" };
+import { reindexAll } from "../fts-repo";
+import type { Db } from "../connection";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** A step in code after the SQL, in the same transaction (e.g. re-indexing rows). */
+  run?: (db: Db) => void;
+}
+
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: "memories", sql: m0001 },
+  { version: 2, name: "layers", sql: m0002 },
+  { version: 3, name: "graph", sql: m0003 },
+  { version: 4, name: "governance", sql: m0004 },
+  { version: 5, name: "sessions", sql: m0005 },
+  { version: 6, name: "fts owner", sql: m0006 },
+  { version: 7, name: "count index", sql: m0007 },
+  { version: 8, name: "fts namespaces", sql: m0008, run: reindexAll },
+  { version: 9, name: "vector erasures", sql: m0009 },
+];

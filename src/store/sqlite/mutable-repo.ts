@@ -1,0 +1,66 @@
+// Mutable key/values in SQLite: value, updated/accessed times and optional expiry.
+import type { Db } from "./connection";
+import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
+
+export class SqliteMutableRepo implements MutableRepo {
+  constructor(private readonly db: Db) {}
+
+  put(r: {
+    orgId: string;
+    namespace: string;
+    key: string;
+    userId: string | null;
+    value: string;
+    expiresAt: number | null;
+    now: number;
+  }): MutableRow {
+    return this.db
+      .query<MutableRow, [string, string, string, string | null, string, number, number, number, number | null]>(
+        `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id)
+         RETURNING *`,
+      )
+      .get(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt)!;
+  }
+
+  /** A live (unexpired) entry of the organization, or null. */
+  get(orgId: string, namespace: string, key: string, now: number): MutableRow | null {
+    return this.db
+      .query<MutableRow, [string, string, string, number]>(
+        "SELECT * FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+      )
+      .get(orgId, namespace, key, now);
+  }
+
+  touch(namespace: string, key: string, now: number): void {
+    this.db
+      .query("UPDATE mutable_entries SET accessed_at = ? WHERE namespace = ? AND key = ?")
+      .run(now, namespace, key);
+  }
+
+  deleteLive(orgId: string, namespace: string, key: string, now: number): boolean {
+    return (
+      this.db
+        .query(
+          "DELETE FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+        )
+        .run(orgId, namespace, key, now).changes > 0
+    );
+  }
+
+  ofUser(userId: string): UserRecord[] {
+    return this.db
+      .query<{ a: string; b: string; org: string; t: number }, [string]>(
+        "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?",
+      )
+      .all(userId)
+      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t }));
+  }
+
+  delete(items: { namespace: string; key: string }[]): void {
+    const del = this.db.query("DELETE FROM mutable_entries WHERE namespace = ? AND key = ?");
+    for (const i of items) del.run(i.namespace, i.key);
+  }
+}

@@ -1,0 +1,175 @@
+// What enforcement and compliance reports read in SQLite: bounded batches per layer, paged by key,
+// and inventory counts. (Deleting is the layers' repositories'.)
+import type { Db } from "./connection";
+import type {
+  ConversationInfo,
+  ExpiredMemory,
+  ImmutableInfo,
+  InventoryRepo,
+  MemoryInfo,
+  MutableInfo,
+  RetentionRepo,
+  VersionInfo,
+} from "../repos/retention-repo";
+
+/** Row overhead counted on top of text bytes, so storageFreed is not zero for tiny records. */
+const ROW_OVERHEAD = 64;
+const each = (xs: unknown[]) => JSON.stringify(xs);
+
+export class SqliteRetentionRepo implements RetentionRepo {
+  constructor(private readonly db: Db) {}
+
+  conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[] {
+    return this.db
+      .query<ConversationInfo, [number, string, string, number]>(
+        `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes
+         FROM conversations WHERE memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, spaceId, afterId, limit);
+  }
+
+  /** immutableRef is "type/id", split at the first "/" (types cannot contain one) so the lookup uses the primary key. */
+  memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[] {
+    const rows = this.db
+      .query<
+        Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & {
+          conversationRefExists: number;
+          immutableRefExists: number;
+          version: number;
+          updatedAt: number;
+          bytes: number;
+        },
+        [number, string, number, number]
+      >(
+        `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
+           m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
+           length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
+           m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
+           m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
+             WHERE r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
+         FROM memories m WHERE m.agent_id = ? AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
+    const old = this.versionsOf(
+      "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
+      rows.map((r) => r.id),
+    );
+    return rows.map(({ version, updatedAt, bytes, ...r }) => ({
+      ...r,
+      conversationRefExists: !!r.conversationRefExists,
+      immutableRefExists: !!r.immutableRefExists,
+      versions: [{ version, createdAt: updatedAt, bytes }, ...(old.get(r.id) ?? [])],
+    }));
+  }
+
+  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[] {
+    return this.db
+      .query<ExpiredMemory, [number, number, string, number, number, number]>(
+        `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt,
+           length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
+             FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
+         FROM memories m WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, ROW_OVERHEAD, spaceId, now, afterRowid, limit);
+  }
+
+  immutable(orgId: string, after: [string, string], limit: number): ImmutableInfo[] {
+    const rows = this.db
+      .query<Omit<ImmutableInfo, "versions">, [string, string, string, string, number]>(
+        `SELECT type, id, created_at AS createdAt, accessed_at AS lastUsedAt FROM immutable_records
+         WHERE organization_id = ? AND (type > ? OR (type = ? AND id > ?)) ORDER BY type, id LIMIT ?`,
+      )
+      .all(orgId, after[0], after[0], after[1], limit);
+    // Join through json_each so each (type, id) pair uses the primary key instead of a scan.
+    const versions = this.versionsOf(
+      `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS createdAt, length(CAST(v.data AS BLOB)) + length(v.metadata) + ? AS bytes
+       FROM json_each(?) j JOIN immutable_versions v ON v.type = json_extract(j.value, '$[0]') AND v.id = json_extract(j.value, '$[1]')`,
+      rows.map((r) => [r.type, r.id]),
+    );
+    return rows.map((r) => ({ ...r, versions: versions.get(`${r.type}/${r.id}`) ?? [] }));
+  }
+
+  mutable(orgId: string, after: [string, string], limit: number): MutableInfo[] {
+    return this.db
+      .query<MutableInfo, [number, string, string, string, string, number]>(
+        `SELECT namespace, key, created_at AS createdAt, updated_at AS updatedAt, accessed_at AS accessedAt, expires_at AS expiresAt,
+           length(CAST(value AS BLOB)) + ? AS bytes
+         FROM mutable_entries WHERE organization_id = ? AND (namespace > ? OR (namespace = ? AND key > ?)) ORDER BY namespace, key LIMIT ?`,
+      )
+      .all(ROW_OVERHEAD, orgId, after[0], after[0], after[1], limit);
+  }
+
+  private versionsOf(sql: string, owners: unknown[]): Map<string, VersionInfo[]> {
+    const out = new Map<string, VersionInfo[]>();
+    if (!owners.length) return out;
+    for (const v of this.db
+      .query<VersionInfo & { owner: string }, [number, string]>(sql)
+      .all(ROW_OVERHEAD, each(owners))) {
+      const list = out.get(v.owner) ?? [];
+      list.push({ version: v.version, createdAt: v.createdAt, bytes: v.bytes });
+      out.set(v.owner, list);
+    }
+    return out;
+  }
+}
+
+/** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
+export class SqliteInventoryRepo implements InventoryRepo {
+  constructor(private readonly db: Db) {}
+
+  conversations(spaceIds: string[]): number {
+    return this.db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))",
+      )
+      .get(each(spaceIds))!.n;
+  }
+
+  memories(spaceIds: string[]): number {
+    return this.db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))",
+      )
+      .get(each(spaceIds))!.n;
+  }
+
+  immutable(orgId: string): { entities: number; versions: number } {
+    return this.db
+      .query<{ entities: number; versions: number }, [string]>(
+        `SELECT count(*) AS entities, coalesce(sum((SELECT count(*) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id)), 0) AS versions
+         FROM immutable_records r WHERE r.organization_id = ?`,
+      )
+      .get(orgId)!;
+  }
+
+  mutable(orgId: string): number {
+    return this.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = ?")
+      .get(orgId)!.n;
+  }
+
+  oldest(spaceIds: string[], orgId: string | null): number | null {
+    const spaces = each(spaceIds);
+    return (
+      this.db
+        .query<{ t: number | null }, [string, string, string | null, string | null]>(
+          `SELECT min(t) AS t FROM (
+           SELECT min(created_at) AS t FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT min(created_at) FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT min(created_at) FROM immutable_records WHERE organization_id = ?
+           UNION ALL SELECT min(created_at) FROM mutable_entries WHERE organization_id = ?)`,
+        )
+        .get(spaces, spaces, orgId, orgId)?.t ?? null
+    );
+  }
+
+  /** Organizations that own immutable or mutable records. */
+  organizations(): string[] {
+    return this.db
+      .query<{ o: string }, []>(
+        "SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces",
+      )
+      .all()
+      .map((r) => r.o);
+  }
+}

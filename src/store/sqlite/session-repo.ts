@@ -1,0 +1,121 @@
+// Sessions in SQLite (SPEC §5.8). Reads and writes a client asks for are scoped by user_id; the
+// sweeps (expire-idle, cleanup) take an optional user/space scope.
+import type { Db } from "./connection";
+import type { SessionRepo, SessionRow, SessionScope } from "../repos/session-repo";
+
+const LIVE = "state IN ('active', 'idle')";
+const IN_SCOPE = "(? IS NULL OR user_id = ?) AND (? IS NULL OR memory_space_id = ?)";
+const scopeArgs = (s: SessionScope) => [s.userId, s.userId, s.spaceId, s.spaceId] as const;
+
+export class SqliteSessionRepo implements SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(r: SessionRow): void {
+    this.db
+      .query(
+        `INSERT INTO sessions (id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        r.id,
+        r.user_id,
+        r.memory_space_id,
+        r.device,
+        r.metadata,
+        r.state,
+        r.created_at,
+        r.last_activity_at,
+        r.expires_at,
+        r.ended_at,
+        r.end_reason,
+        r.archived_at,
+      );
+  }
+
+  get(userId: string, id: string): SessionRow | null {
+    return this.db
+      .query<SessionRow, [string, string]>("SELECT * FROM sessions WHERE user_id = ? AND id = ?")
+      .get(userId, id);
+  }
+
+  /** A user's rows stored as active or idle (their effective state may since have moved on). */
+  liveOf(userId: string, spaceId: string | null): SessionRow[] {
+    return this.db
+      .query<SessionRow, (string | null)[]>(
+        `SELECT * FROM sessions WHERE user_id = ? AND ${LIVE} AND (? IS NULL OR memory_space_id = ?) ORDER BY created_at DESC, id DESC`,
+      )
+      .all(userId, spaceId, spaceId);
+  }
+
+  /** Rows stored as active or idle within a sweep's scope. */
+  live(scope: SessionScope): SessionRow[] {
+    return this.db
+      .query<SessionRow, (string | null)[]>(
+        `SELECT * FROM sessions WHERE ${LIVE} AND ${IN_SCOPE} ORDER BY created_at DESC, id DESC`,
+      )
+      .all(...scopeArgs(scope));
+  }
+
+  /** Newest stored ended/archived rows of a user in the given states. */
+  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): SessionRow[] {
+    const [a = "", b = a] = states;
+    return this.db
+      .query<SessionRow, (string | number | null)[]>(
+        `SELECT * FROM sessions WHERE user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .all(userId, spaceId, spaceId, a, b, limit);
+  }
+
+  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): number {
+    const [a = "", b = a] = states;
+    return this.db
+      .query<{ n: number }, (string | null)[]>(
+        "SELECT count(*) AS n FROM sessions WHERE user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?)",
+      )
+      .get(userId, spaceId, spaceId, a, b)!.n;
+  }
+
+  touch(userId: string, id: string, now: number, expiresAt: number): void {
+    this.db
+      .query("UPDATE sessions SET state = 'active', last_activity_at = ?, expires_at = ? WHERE user_id = ? AND id = ?")
+      .run(now, expiresAt, userId, id);
+  }
+
+  setState(userId: string, id: string, s: { state: string; ended_at: number | null; end_reason: string | null }): void {
+    this.db
+      .query("UPDATE sessions SET state = ?, ended_at = ?, end_reason = ? WHERE user_id = ? AND id = ?")
+      .run(s.state, s.ended_at, s.end_reason, userId, id);
+  }
+
+  /** Memory spaces that hold ended or archived sessions in scope (each has its own cleanup rules). */
+  terminalSpaces(scope: SessionScope): string[] {
+    return this.db
+      .query<{ s: string }, (string | null)[]>(
+        `SELECT DISTINCT memory_space_id AS s FROM sessions WHERE state IN ('ended', 'archived') AND ${IN_SCOPE}`,
+      )
+      .all(...scopeArgs(scope))
+      .map((r) => r.s);
+  }
+
+  /** Ended sessions of one space that ended at or before `endedBy` become archived. */
+  archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): number {
+    return this.db
+      .query(
+        `UPDATE sessions SET state = 'archived', archived_at = ? WHERE memory_space_id = ? AND state = 'ended' AND ended_at <= ? AND ${IN_SCOPE}`,
+      )
+      .run(now, spaceId, endedBy, ...scopeArgs(scope)).changes;
+  }
+
+  /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted. */
+  deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): number {
+    return this.db
+      .query(
+        `DELETE FROM sessions WHERE memory_space_id = ? AND state IN ('ended', 'archived') AND ended_at <= ? AND ${IN_SCOPE}`,
+      )
+      .run(spaceId, endedBy, ...scopeArgs(scope)).changes;
+  }
+
+  deleteUser(userId: string): number {
+    return this.db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes;
+  }
+}

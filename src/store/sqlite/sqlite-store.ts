@@ -1,0 +1,97 @@
+// The SQLite store: one connection (the server's, or a search worker's read-only one), the
+// repositories over it, and the transaction API of store.ts — a write is one IMMEDIATE transaction
+// (the write lock up front, so no upgrade deadlocks), a grouped write goes through the group commit.
+import { existsSync } from "node:fs";
+import type { Logger } from "~/shared/logger";
+import type { Repos, Store } from "../store";
+import { openDb, PAGE_CACHE_MB, type Db } from "./connection";
+import { migrate } from "./migrate";
+import { GroupCommit } from "./group-commit";
+import { SqliteMemoryRepo } from "./memory-repo";
+import { SqliteSearchRepo } from "./search-repo";
+import { SqliteVectorRepo } from "./vector-repo";
+import { VectorErasure } from "./vector-erasure";
+import { SqliteConversationRepo } from "./conversation-repo";
+import { SqliteImmutableRepo } from "./immutable-repo";
+import { SqliteMutableRepo } from "./mutable-repo";
+import { SqliteSessionRepo } from "./session-repo";
+import { SqliteGovernanceRepo } from "./governance-repo";
+import { SqliteInventoryRepo, SqliteRetentionRepo } from "./retention-repo";
+import { SqliteGraphRepo } from "./graph-repo";
+
+export { PAGE_CACHE_MB };
+
+export interface SqliteStoreOptions {
+  /** A file path or ":memory:". */
+  path: string;
+  /** Where sqlite-vec's library is unpacked. */
+  nativeCacheDir: string;
+  /** Page cache of this connection (PAGE_CACHE_MB). */
+  cacheMb?: number;
+  /** A search worker's connection: the store must exist already; never migrated, never written. */
+  readOnly?: boolean;
+  logger: Logger;
+}
+
+export class SqliteStore implements Store {
+  readonly vectorErasures: VectorErasure;
+  private readonly repos: Repos;
+  private readonly commits: GroupCommit;
+  private currentVectors: string | null = null;
+
+  /** `db`: for the store's own tests and diagnostics only; nothing outside store/ sees it. */
+  constructor(
+    readonly db: Db,
+    logger: Logger,
+  ) {
+    this.commits = new GroupCommit(db);
+    this.vectorErasures = new VectorErasure(db, logger, () => this.currentVectors);
+    this.repos = {
+      memories: new SqliteMemoryRepo(db),
+      search: new SqliteSearchRepo(db),
+      vectors: new SqliteVectorRepo(db, this.vectorErasures, logger, (table) => (this.currentVectors = table)),
+      conversations: new SqliteConversationRepo(db),
+      immutable: new SqliteImmutableRepo(db),
+      mutable: new SqliteMutableRepo(db),
+      sessions: new SqliteSessionRepo(db),
+      governance: new SqliteGovernanceRepo(db),
+      retention: new SqliteRetentionRepo(db),
+      inventory: new SqliteInventoryRepo(db),
+      graph: new SqliteGraphRepo(db),
+    };
+  }
+
+  read<T>(fn: (r: Repos) => T): T {
+    return fn(this.repos);
+  }
+
+  write<T>(fn: (tx: Repos) => T): T {
+    return this.db.transaction(() => fn(this.repos)).immediate();
+  }
+
+  group<T>(fn: (tx: Repos) => T): Promise<T> {
+    return this.commits.run(() => fn(this.repos));
+  }
+
+  /** SQLite's data_version: changes when another connection commits to the same file. */
+  externalVersion(): number {
+    return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+  }
+
+  close(): void {
+    this.vectorErasures.finish();
+    this.db.close();
+  }
+}
+
+/** Opens (creating and migrating, unless read-only) the store at `o.path`. */
+export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStore> {
+  // A worker never makes a store: the server created and migrated it.
+  if (o.readOnly && !existsSync(o.path)) throw new Error(`no store at ${o.path}`);
+  const db = await openDb(o.path, { nativeCacheDir: o.nativeCacheDir, cacheMb: o.cacheMb });
+  if (o.readOnly) {
+    // Belt and braces: ranking never writes, and this connection never could.
+    db.run("PRAGMA query_only = ON");
+  } else migrate(db);
+  return new SqliteStore(db, o.logger);
+}

@@ -1,0 +1,112 @@
+// Erasing the vectors of deleted memories, from every model's vec0 table (not only the current
+// model's: after a model change the old table still holds them). sqlite-vec deletes one row at a
+// time (~14 µs each), which made half of a 10k-memory delete_all; so a small delete erases inside its
+// own transaction, and a bulk one queues the rowids in `vector_erasures` (same transaction, so a
+// rollback queues nothing) and they are erased in batches right after it commits. The queue lives in
+// the database: a crash between the two is finished at the next start.
+import type { Db } from "./connection";
+import type { Logger } from "~/shared/logger";
+import { VectorIndex } from "./vector-index";
+import type { VectorErasures } from "../store";
+
+/** Up to this many rows are erased inside the deleting transaction (a single delete costs ~14 µs). */
+export const INLINE_ERASE = 100;
+/** Rows erased per transaction when draining the queue; requests are served between batches. */
+const BATCH = 500;
+
+export class VectorErasure implements VectorErasures {
+  private draining = false;
+  private closed = false;
+  /** Set once the current model is known: before that a reused rowid's vector cannot be told apart. */
+  private started = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    /** The current model's table: there a reused rowid may already hold a new memory's vector. */
+    private readonly currentTable: () => string | null,
+  ) {}
+
+  /** Call inside the transaction that deletes the memories with these rowids. */
+  erase(rowids: number[]): void {
+    if (!rowids.length) return;
+    if (rowids.length <= INLINE_ERASE) return this.eraseRows(rowids);
+    this.db
+      .query("INSERT OR IGNORE INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)")
+      .run(JSON.stringify(rowids));
+    this.schedule();
+  }
+
+  /** Called once the current model is known (or known to be none): erases what a crash left queued. */
+  start(): void {
+    this.started = true;
+    this.schedule();
+  }
+
+  /** Erases what is queued, in the background (from start() on). */
+  schedule(): void {
+    if (!this.started || this.draining) return;
+    this.draining = true;
+    setTimeout(() => void this.drain(), 0);
+  }
+
+  get pending(): number {
+    return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM vector_erasures").get()!.n;
+  }
+
+  /** Resolves once the queue is empty. */
+  settled(): Promise<void> {
+    return this.draining ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
+  }
+
+  /** Erases everything still queued, now, and stops the background drain (shutdown). Before start() the queue stays for the next start. */
+  finish(): void {
+    this.closed = true;
+    if (this.started) while (this.eraseQueued() > 0);
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      // The empty check and `draining = false` run in one synchronous step, so an erase() queued
+      // meanwhile always finds a drain running or schedules a new one.
+      while (!this.closed && this.eraseQueued() > 0) await new Promise((resolve) => setImmediate(resolve));
+    } catch (e) {
+      this.logger.error("erasing vectors of deleted memories failed; retried at the next delete or start", {
+        error: (e as Error).message,
+      });
+    }
+    this.draining = false;
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** One batch from the queue in one transaction; returns how many rowids it took. */
+  private eraseQueued(): number {
+    return this.db
+      .transaction(() => {
+        const rowids = this.db
+          .query<{ r: number }, []>(`SELECT memory_rowid AS r FROM vector_erasures LIMIT ${BATCH}`)
+          .all()
+          .map((x) => x.r);
+        if (!rowids.length) return 0;
+        this.eraseRows(rowids);
+        this.db
+          .query("DELETE FROM vector_erasures WHERE memory_rowid IN (SELECT value FROM json_each(?))")
+          .run(JSON.stringify(rowids));
+        return rowids.length;
+      })
+      .immediate();
+  }
+
+  private eraseRows(rowids: number[]): void {
+    const current = this.currentTable();
+    const live = this.db.query<{ n: number }, [number]>("SELECT 1 AS n FROM memories WHERE rowid = ?");
+    for (const table of VectorIndex.tables(this.db)) {
+      const del = this.db.query(`DELETE FROM ${table} WHERE rowid = ?`);
+      // A rowid freed by the delete may already be a new memory's (SQLite reuses the largest rowid):
+      // its vector in the current table is the new memory's own.
+      for (const rowid of rowids) if (table !== current || !live.get(rowid)) del.run(rowid);
+    }
+  }
+}

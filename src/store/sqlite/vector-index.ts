@@ -1,0 +1,153 @@
+// sqlite-vec storage and KNN for one embedding model: a vec0 table partitioned by user, with
+// agent, session and expiry as metadata columns so filters run inside the KNN query.
+import type { Db } from "./connection";
+import type { Logger } from "~/shared/logger";
+import { filterSql } from "./filter-sql";
+import type { MemoryFilter, RankedRow } from "../repos/search-repo";
+import type { VectorRow } from "../repos/vector-repo";
+
+/** vec0 metadata columns cannot hold NULL: "never expires" is stored as this. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+/** sqlite-vec's KNN limit. */
+const MAX_K = 4096;
+
+/**
+ * Slots per chunk. sqlite-vec keeps each user's vectors in chunks of their own, and a KNN costs per slot,
+ * empty or not: with its default of 1,024 a user with 10 memories paid what one with 1,000 paid (~170 µs)
+ * and held 450 KB on disk. With 256 (KNN k = 20, in process): 10 memories 179 → 70 µs and 451 → 118 KB,
+ * 100 memories 166 → 58 µs, 1,000 memories 181 → 191 µs, 3,000 memories 527 → 606 µs. 128 was faster
+ * still for small users but 38 % slower at 1,000.
+ */
+export const CHUNK_SLOTS = 256;
+
+/**
+ * The names forModel gives: a hash of the model id, the dimension and the chunk size (`_c256`; none in
+ * the layout before it), never text from the id.
+ */
+const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+(_c\d+)?$/;
+
+export class VectorIndex {
+  /** Every model's vec0 table in the store (an earlier model's stays after a model change). */
+  static tables(db: Db): string[] {
+    return db
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING vec0(%'",
+      )
+      .all()
+      .map((r) => r.name)
+      .filter((name) => TABLE_NAME.test(name));
+  }
+
+  /**
+   * The vec0 table of a model (created when missing). The name comes from a hash, never from text:
+   * the model id is not trusted SQL. A table of the layout before CHUNK_SLOTS is moved over, once.
+   */
+  static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): VectorIndex {
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
+      throw new Error(`bad vector dimension ${dimensions}`);
+    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
+    const earlier = `vec_${hash}_${dimensions}`;
+    const table = `${earlier}_c${CHUNK_SLOTS}`;
+    db.transaction(() => {
+      db.run(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(` +
+          `user_id TEXT PARTITION KEY, embedding FLOAT[${dimensions}] distance_metric=cosine, ` +
+          `agent_id TEXT, session_id TEXT, expires_at INTEGER, chunk_size=${CHUNK_SLOTS})`,
+      );
+      // sqlite-vec finds a partition's chunks with `WHERE partition00 = ?` on its _chunks table, which has
+      // no index of its own: every KNN read one row (a page) of every user's chunks. At 1k users of 1k
+      // memories the scan was ~20 % of a KNN, and it grows with the number of users, not with the user's data.
+      db.run(`CREATE INDEX IF NOT EXISTS ${table}_chunks_by_user ON ${table}_chunks (partition00)`);
+      if (VectorIndex.tables(db).includes(earlier)) moveVectors(db, modelId, earlier, table, logger);
+    }).immediate();
+    return new VectorIndex(db, modelId, table);
+  }
+
+  /** `table` must come from forModel (a search worker gets it from there, over its own connection). */
+  constructor(
+    private readonly db: Db,
+    readonly modelId: string,
+    readonly table: string,
+  ) {
+    if (!TABLE_NAME.test(table)) throw new Error(`not a vector table name: ${table}`);
+  }
+
+  /** Must run inside the caller's write transaction. */
+  upsert(rows: VectorRow[]): void {
+    if (!rows.length) return;
+    const ins = this.db.query(
+      `INSERT INTO ${this.table} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
+    for (const r of rows) {
+      this.delete([r.rowid]);
+      if (r.vector) ins.run(r.rowid, r.userId, r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
+      mark.run(r.rowid, this.modelId);
+    }
+  }
+
+  /** sqlite-vec 0.1.9 clears the vector bytes on DELETE (older versions kept them: a test guards this). */
+  delete(rowids: number[]): void {
+    const del = this.db.query(`DELETE FROM ${this.table} WHERE rowid = ?`);
+    for (const id of rowids) del.run(id);
+  }
+
+  /** Nearest neighbours inside the filter; metadata filters use an exact scan of the user's matching rows. */
+  rank(filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+    if (filter.metadata && Object.keys(filter.metadata).length) return this.scan(filter, vector, n);
+    const agent = filter.agentId !== undefined ? " AND agent_id = ?" : "";
+    const sql =
+      `SELECT rowid, 1 - distance AS score FROM ${this.table} WHERE embedding MATCH ? AND k = ? ` +
+      `AND user_id = ? AND session_id = ? AND expires_at > ?${agent} ORDER BY distance`;
+    const params: any[] = [vector, Math.min(n, MAX_K), filter.userId, filter.sessionId, filter.now];
+    if (filter.agentId !== undefined) params.push(filter.agentId);
+    return this.db.query<RankedRow, any[]>(sql).all(...params);
+  }
+
+  private scan(filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+    const { where, params } = filterSql(filter);
+    const sql =
+      `SELECT m.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM memories m ` +
+      `JOIN ${this.table} v ON v.rowid = m.rowid WHERE ${where} ORDER BY score DESC LIMIT ?`;
+    return this.db.query<RankedRow, any[]>(sql).all(vector, ...params, n);
+  }
+}
+
+/**
+ * Moves every live memory's vector from a table of an earlier layout to `to` and drops it, inside the
+ * caller's transaction. Vectors of deleted memories whose erasure is still queued (a crash between the
+ * two) are erased first: sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed.
+ *
+ * `to` holds rows only if the store went back to an Engram of the earlier layout and forward again. That
+ * version wrote only the earlier table and erased nothing from this one: a row here may belong to a memory
+ * deleted, rewritten or whose rowid was reused meanwhile. So every row here is erased, the memories whose
+ * vector is not in the earlier table lose their mark, and the re-embedding at start writes them again
+ * (else one rowid in both tables failed the move, and search lost its vectors).
+ */
+function moveVectors(db: Db, model: string, from: string, to: string, logger?: Logger): void {
+  const started = performance.now();
+  logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
+  const rowids = (sql: string) =>
+    db
+      .query<{ r: number }, []>(sql)
+      .all()
+      .map((row) => row.r);
+  new VectorIndex(db, model, from).delete(
+    rowids("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)"),
+  );
+  const untrusted = rowids(`SELECT rowid AS r FROM ${to}`);
+  if (untrusted.length) {
+    new VectorIndex(db, model, to).delete(untrusted);
+    db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(
+      model,
+    );
+    logger?.info("erased vectors left from before a downgrade; they are embedded again", { vectors: untrusted.length });
+  }
+  db.run(
+    `INSERT INTO ${to} (rowid, user_id, embedding, agent_id, session_id, expires_at) ` +
+      `SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${from} WHERE rowid IN (SELECT rowid FROM memories)`,
+  );
+  const moved = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${to}`).get()!.n;
+  db.run(`DROP TABLE ${from}`);
+  logger?.info("moved vectors", { vectors: moved, ms: Math.round(performance.now() - started) });
+}

@@ -1,0 +1,69 @@
+// Vectors in SQLite through sqlite-vec (vector-index.ts, one vec0 table per model), the record of
+// which model embedded each memory, and the erasure of deleted memories' vectors (vector-erasure.ts).
+import type { Db } from "./connection";
+import type { Logger } from "~/shared/logger";
+import { VectorIndex } from "./vector-index";
+import type { VectorErasure } from "./vector-erasure";
+import type { MemoryFilter, RankedRow } from "../repos/search-repo";
+import type { VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
+
+export class SqliteVectorRepo implements VectorRepo {
+  private index: VectorIndex | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly erasure: VectorErasure,
+    private readonly logger: Logger,
+    /** Told the table of the current model when it is opened (the erasure needs it). */
+    private readonly opened: (table: string) => void,
+  ) {}
+
+  open(modelId: string, dimensions: number): VectorSpace {
+    const index = VectorIndex.forModel(this.db, modelId, dimensions, this.logger);
+    this.opened(index.table);
+    return { model: modelId, key: index.table };
+  }
+
+  upsert(space: VectorSpace, rows: VectorRow[]): void {
+    this.of(space).upsert(rows);
+  }
+
+  rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+    return this.of(space).rank(filter, vector, n);
+  }
+
+  erase(rowids: number[]): void {
+    this.erasure.erase(rowids);
+  }
+
+  embeddedCount(model: string): number {
+    return this.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM memory_embeddings WHERE model = ?")
+      .get(model)!.n;
+  }
+
+  unembedded(model: string, limit: number) {
+    return this.db
+      .query<
+        {
+          rowid: number;
+          user_id: string;
+          agent_id: string;
+          session_id: string;
+          expires_at: number | null;
+          memory: string;
+        },
+        [string, number]
+      >(
+        `SELECT m.rowid, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
+         LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
+      )
+      .all(model, limit);
+  }
+
+  /** The index of a space (kept while the same space is asked for: a search worker asks every time). */
+  private of(space: VectorSpace): VectorIndex {
+    if (this.index?.table !== space.key) this.index = new VectorIndex(this.db, space.model, space.key);
+    return this.index;
+  }
+}

@@ -1,0 +1,179 @@
+// The vec0 table of a model: how sqlite-vec finds a user's vectors, the chunk layout, and the one-time
+// move of a store written with the earlier layout (1,024-slot chunks).
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb, type Db } from "~/store/sqlite/connection";
+import { CHUNK_SLOTS, VectorIndex } from "~/store/sqlite/vector-index";
+import { buildTestApp, type TestApp } from "../../support/app";
+import { LetterEmbedder } from "../../support/embedders";
+import { dbOf } from "../../support/store";
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const vectors = (db: Db, table: string) =>
+  db
+    .query(
+      `SELECT rowid, user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`,
+    )
+    .all();
+const rowidsOf = (db: Db, user: string) =>
+  db
+    .query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid")
+    .all(user)
+    .map((r) => r.rowid);
+
+describe("vector index", () => {
+  test("a user's chunks are found through an index, not by reading every user's chunks", async () => {
+    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+    const { table } = VectorIndex.forModel(db, "m", 4);
+    // The statement sqlite-vec 0.1.9 runs for a KNN inside one partition (its text is in vec0.so).
+    const plan = db
+      .query<{ detail: string }, [string]>(
+        `EXPLAIN QUERY PLAN select chunk_id, validity, rowids from "main"."${table}_chunks" WHERE partition00 = ?`,
+      )
+      .all("u");
+    expect(plan.map((p) => p.detail)).toEqual([
+      `SEARCH main.${table}_chunks USING INDEX ${table}_chunks_by_user (partition00=?)`,
+    ]);
+    db.close();
+  });
+
+  test("a user's first memory takes one chunk of 256 slots", async () => {
+    t = await buildTestApp({ embedder: new LetterEmbedder() });
+    await t.post("/add_memories", { user_id: "alice", memory: "a single memory" });
+    const db = dbOf(t);
+    const [table] = VectorIndex.tables(dbOf(t)) as [string];
+    expect(table).toMatch(/^vec_[0-9a-f]{12}_26_c256$/);
+    expect(db.query(`SELECT length(vectors) AS bytes FROM ${table}_vector_chunks00`).all()).toEqual([
+      { bytes: CHUNK_SLOTS * 26 * 4 },
+    ]);
+  });
+
+  test("a store of the earlier layout has its live vectors moved at start, and finds the same memories", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
+    const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    await t.post("/add_memories", {
+      user_id: "alice",
+      agent_id: "chat",
+      messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({
+        role: "user",
+        content,
+      })),
+    });
+    const bob = await t.post("/add_memories", {
+      user_id: "bob",
+      session_id: "s1",
+      messages: [{ role: "user", content: "bob plays the cello" }],
+      metadata: { temporary: true, expiresAt: Date.UTC(2027, 0, 1) },
+    });
+    expect(bob.status).toBe(200);
+    const search = async () =>
+      (await t!.post("/search_memory", { user_id: "alice", query: "blue bike", limit: 3 })).body.results.map(
+        (r: any) => r.memory,
+      );
+    const before = await search();
+    const [table] = VectorIndex.tables(dbOf(t)) as [string];
+    const earlier = table.replace(/_c256$/, "");
+    const [gone] = rowidsOf(dbOf(t), "alice");
+    await t.close();
+    t = undefined;
+
+    // The same store as the earlier layout left it, with a crash between a delete and its erasure.
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run(
+      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
+    );
+    db.run(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${table}`,
+    );
+    db.run(`DROP TABLE ${table}`);
+    db.run(`DELETE FROM memories WHERE rowid = ${gone}`);
+    db.run(`INSERT INTO vector_erasures (memory_rowid) VALUES (${gone})`);
+    const live = (vectors(db, earlier) as { rowid: number }[]).filter((v) => v.rowid !== gone);
+    expect(live).toHaveLength(3);
+    expect(live.find((v: any) => v.user_id === "bob")).toMatchObject({
+      session_id: "s1",
+      expires_at: Date.UTC(2027, 0, 1),
+    });
+    db.close();
+
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    await t.services.search.erasure.settled();
+    expect(VectorIndex.tables(dbOf(t))).toEqual([table]);
+    expect(vectors(dbOf(t), table)).toEqual(live);
+    expect(await search()).toEqual(before.filter((m: string) => m !== "I keep bees on the roof"));
+  });
+  test("a store that went back to the earlier layout and forward again keeps no vector the earlier version left stale", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
+    const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
+    const embedder = new LetterEmbedder();
+    t = await buildTestApp({ options, embedder });
+    await t.post("/add_memories", {
+      user_id: "alice",
+      messages: ["I keep bees on the roof", "My bike is a blue racer", "Lunch was a quick salad"].map((content) => ({
+        role: "user",
+        content,
+      })),
+    });
+    const [table] = VectorIndex.tables(dbOf(t)) as [string];
+    const earlier = table.replace(/_c256$/, "");
+    const [untouched, rewritten, reused] = rowidsOf(dbOf(t), "alice") as [number, number, number];
+    await t.close();
+    t = undefined;
+
+    // What an Engram of the earlier layout leaves. It writes only its own table (here: a new vector for one
+    // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and its
+    // rowid reused by a memory of bob's without a vector yet.
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run(
+      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
+    );
+    const newer = [1, ...Array(25).fill(0)];
+    db.query(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`,
+    ).run(rewritten, new Float32Array(newer), Number.MAX_SAFE_INTEGER);
+    db.run(`DELETE FROM memories WHERE rowid = ${reused}`);
+    db.query(
+      "INSERT INTO memories (rowid, id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'bob-1', 'bob', 'default', 'zzz', 0, 0)",
+    ).run(reused);
+    db.query("INSERT INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)").run(reused, embedder.modelId);
+    const stale = (vectors(db, table) as any[]).map((v) => [v.rowid, v.user_id]);
+    expect(stale).toEqual([
+      [untouched, "alice"],
+      [rewritten, "alice"],
+      [reused, "alice"],
+    ]);
+    db.close();
+
+    t = await buildTestApp({ options, embedder });
+    expect(t.services.search.status().semantic).toBe("ready");
+    expect(VectorIndex.tables(dbOf(t))).toEqual([table]);
+    const floats = () =>
+      dbOf(t!)
+        .query<{ rowid: number; user_id: string; embedding: Uint8Array }, []>(
+          `SELECT rowid, user_id, embedding FROM ${table} ORDER BY rowid`,
+        )
+        .all()
+        .map((v) => [v.rowid, v.user_id, [...new Float32Array(v.embedding.buffer, v.embedding.byteOffset, 26)]]);
+    // Right after the move: only what the earlier version wrote.
+    expect(floats()).toEqual([[rewritten, "alice", newer]]);
+    // The re-embedding at start writes the others again, from their current texts.
+    expect(await t.services.search.reembedMissing()).toBe(2);
+    const [bees, zzz] = (await embedder.embed(["I keep bees on the roof", "zzz"])).map((v) => [...v!]) as [
+      number[],
+      number[],
+    ];
+    expect(floats()).toEqual([
+      [untouched, "alice", bees],
+      [rewritten, "alice", newer],
+      [reused, "bob", zzz],
+    ]);
+  });
+});
