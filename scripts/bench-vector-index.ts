@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PortableVectorIndex } from "~/search/portable-vector-index";
-import { VectorIndex, type VectorRow } from "~/search/vector-index";
-import { migrate } from "~/store/migrate";
-import { openDb, type Db } from "~/store/sqlite";
+import { PortableVectorIndex } from "~/store/sqlite/portable-vector-index";
+import { VectorIndex } from "~/store/sqlite/vector-index";
+import type { VectorRow } from "~/store/store";
+import { migrate } from "~/store/sqlite/migrate";
+import { openDb, type Db } from "~/store/sqlite/connection";
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;

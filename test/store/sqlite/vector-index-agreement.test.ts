@@ -1,9 +1,9 @@
 // sqlite-vec and the portable index answer the same: on one store with the same random vectors, every
 // ranking — rowids, order and scores — is identical, under every filter the contract names.
 import { afterAll, describe, expect, test } from "bun:test";
-import type { MemoryFilter } from "~/search/memory-filter";
-import { PortableVectorIndex } from "~/search/portable-vector-index";
-import { VectorIndex } from "~/search/vector-index";
+import type { MemoryFilter } from "~/store/store";
+import { PortableVectorIndex } from "~/store/sqlite/portable-vector-index";
+import { VectorIndex } from "~/store/sqlite/vector-index";
 import { NOW, row, seed, storeDb, type Memory } from "./vector-index.contract";
 
 /** A small deterministic generator (mulberry32): the same workload on every run. */

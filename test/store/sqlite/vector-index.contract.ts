@@ -2,11 +2,10 @@
 // with cosine similarity as the score, and the visibility filters — user, agent, session, expiry,
 // metadata — applied inside the ranking. Each implementation runs this suite from a file of its own.
 import { afterEach, describe, expect, test } from "bun:test";
-import type { MemoryFilter } from "~/search/memory-filter";
-import type { RankedRow } from "~/search/keyword-index";
-import type { VectorRow } from "~/search/vector-index";
-import { migrate } from "~/store/migrate";
-import { openDb, type Db } from "~/store/sqlite";
+import type { MemoryFilter, RankedRow } from "~/store/store";
+import type { VectorRow } from "~/store/store";
+import { migrate } from "~/store/sqlite/migrate";
+import { openDb, type Db } from "~/store/sqlite/connection";
 
 export interface ContractIndex {
   readonly table: string;

@@ -4,11 +4,11 @@
 // a rowid → slot table; a search scans the user's chunks as typed arrays. Reading a blob per vector
 // cost ~1 µs each in bun:sqlite (1,000 vectors: 1.5 ms at 100 dimensions, 5 ms at 384), more than the
 // arithmetic: hence chunks. A freed slot is zeroed in place (same-size update) before a chunk is dropped.
-import type { Db } from "~/store/sqlite";
+import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
-import { filterSql, type MemoryFilter } from "./memory-filter";
-import type { RankedRow } from "./keyword-index";
-import type { VectorRow } from "./vector-index";
+import { filterSql } from "./filter-sql";
+import type { MemoryFilter, RankedRow } from "../repos/search-repo";
+import type { VectorRow } from "../repos/vector-repo";
 import {
   cosineDistance,
   decode,
