@@ -2,7 +2,7 @@
 //   bun run eval [--split=dev|test|all] [--modes=keyword,semantic,hybrid] [--data=PATH] [--model=ID] [--json=out.json]
 //                [--reply-share=S]   (tuning: the searchTuning build option, see SearchTuning)
 // Prints recall@5/@10 and MRR (categories 1–4 = headline, and 1–5) per split and mode, plus per-category rows.
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { cpus } from "node:os";
 import { loadConfig } from "~/config/load-config";
 import { buildServices, type Engine } from "~/main";
@@ -10,7 +10,7 @@ import { createApp } from "~/app";
 import { silentLogger } from "~/shared/logger";
 import { TransformersEmbedder } from "~/search/transformers-embedder";
 import { ensureBuiltinModel, GLOVE_SIF_MODEL_ID } from "~/search/model/build-glove-sif";
-import { loadLocomo, SPLITS, type Conversation, type Question, type Split } from "./locomo-data";
+import { LocomoMissingError, loadLocomo, SPLITS, type Conversation, type Question, type Split } from "./locomo-data";
 
 export type Mode = "keyword" | "semantic" | "hybrid";
 export const MODES: readonly Mode[] = ["keyword", "semantic", "hybrid"];
@@ -55,6 +55,11 @@ export interface ModeResult {
 }
 
 const repoRoot = join(import.meta.dir, "..");
+const USAGE =
+  "usage: bun run eval [--split=dev|test|all] [--modes=keyword,semantic,hybrid] [--data=PATH/locomo10.json] " +
+  "[--model=ID] [--json=out.json] [--reply-share=S]";
+/** The shared data folder next to a checkout; anywhere else, --data=PATH. */
+const DEFAULT_DATA = resolve(repoRoot, "..", "shared", "data", "locomo", "locomo10.json");
 
 function parseArgs(argv: string[]): Args {
   const flags = new Map(
@@ -73,7 +78,7 @@ function parseArgs(argv: string[]): Args {
   return {
     splits: split === "all" ? ["dev", "test"] : [split as Split],
     modes: modes as Mode[],
-    data: flags.get("data") || join(repoRoot, "..", "shared", "data", "locomo", "locomo10.json"),
+    data: flags.get("data") || DEFAULT_DATA,
     model: flags.get("model") || GLOVE_SIF_MODEL_ID,
     ...(flags.get("json") ? { json: flags.get("json") } : {}),
     ...(flags.has("reply-share") ? { replyShare: weight(flags.get("reply-share")!, "--reply-share") } : {}),
@@ -217,8 +222,19 @@ function runInfo(args: Args): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(Bun.argv.slice(2));
-  const all = await loadLocomo(args.data);
+  const args = (() => {
+    try {
+      return parseArgs(Bun.argv.slice(2));
+    } catch (e) {
+      console.error(`${(e as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
+  })();
+  const all = await loadLocomo(args.data, DEFAULT_DATA).catch((e: unknown) => {
+    if (!(e instanceof LocomoMissingError)) throw e;
+    console.error(e.message);
+    process.exit(2);
+  });
   const info = runInfo(args);
   console.log(
     `# LoCoMo retrieval eval\n\n${Object.entries(info)

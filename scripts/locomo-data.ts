@@ -92,8 +92,32 @@ function readSample(s: RawSample): Conversation {
   return { sampleId: s.sample_id, turns, questions, fixes };
 }
 
-export async function loadLocomo(path: string): Promise<Conversation[]> {
+/** Where the file comes from: the authors' repository (Maharana et al., ACL 2024), data/locomo10.json. */
+export const LOCOMO_URL = "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json";
+
+/** The data is not in this repository (its license forbids shipping it in a product): the file is missing. */
+export class LocomoMissingError extends Error {}
+
+/** What a newcomer needs to do when the file is absent: where it comes from, its license, the flag. */
+export function missingDataHelp(path: string, defaultPath: string): string {
+  return [
+    `LoCoMo data not found at ${path}`,
+    "",
+    "`bun run eval` measures retrieval on LoCoMo (Maharana et al., ACL 2024), a benchmark that is not part of",
+    "this repository: it is licensed CC BY-NC 4.0 (non-commercial use, with attribution), so each user downloads",
+    "it for themselves and it must never be copied into Engram or its repository.",
+    "",
+    "1. Download locomo10.json (2.8 MB) from the authors' repository, https://github.com/snap-research/LoCoMo",
+    "   (file data/locomo10.json):",
+    `     curl -fL -o locomo10.json ${LOCOMO_URL}`,
+    "2. Run the eval on it:",
+    "     bun run eval --data=/path/to/locomo10.json",
+    `   or save it as ${defaultPath} and run \`bun run eval\` without --data.`,
+  ].join("\n");
+}
+
+export async function loadLocomo(path: string, defaultPath = path): Promise<Conversation[]> {
   const file = Bun.file(path);
-  if (!(await file.exists())) throw new Error(`LoCoMo data not found at ${path} (see --data)`);
+  if (!(await file.exists())) throw new LocomoMissingError(missingDataHelp(path, defaultPath));
   return ((await file.json()) as RawSample[]).map(readSample);
 }
