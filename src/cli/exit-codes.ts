@@ -5,4 +5,6 @@ export const EXIT = {
   FAILURE: 1,
   /** Bad flags, settings or usage; nothing was started. */
   USAGE: 2,
+  /** The store is damaged (an integrity check failed); `engram check` reports, `engram repair` rebuilds. */
+  DAMAGED: 3,
 } as const;

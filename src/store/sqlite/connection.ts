@@ -1,7 +1,7 @@
 // The only bun:sqlite import: opens the database file, sets the pragmas every connection
 // needs (WAL, busy timeout, foreign keys) and loads sqlite-vec from a real file. The driver's
 // types stay inside store/sqlite/.
-import { type Changes, Database, type SQLQueryBindings } from "bun:sqlite";
+import { type Changes, constants, Database, type SQLQueryBindings } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getLoadablePath } from "sqlite-vec";
@@ -112,3 +112,15 @@ async function vecFile(cacheDir: string): Promise<string> {
   if (EMBEDDED_VEC) return materialise(EMBEDDED_VEC.path, join(cacheDir, "native"), EMBEDDED_VEC.name);
   return getLoadablePath();
 }
+
+/**
+ * A read-only look at a store file that creates and changes nothing: SQLite's `immutable` mode takes no
+ * lock and makes no -wal or -shm file, so it sees the main file only. With `wal`, an ordinary read-only
+ * connection that also reads the WAL (for a file whose -wal and -shm exist already).
+ */
+export function peekDb(path: string, opts: { wal?: boolean } = {}): Db {
+  if (opts.wal) return new StoreDb(path, { readonly: true });
+  const uri = `file:${path.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
+  return new StoreDb(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+}
+

@@ -3,12 +3,17 @@
 import type { Db } from "./connection";
 import { MIGRATIONS } from "./migrations";
 
+/** PRAGMA application_id of every Engram store ("ENGR"): how store-file.ts tells a store from another application's file. */
+export const ENGRAM_APPLICATION_ID = 0x454e4752;
+
 export function migrate(db: Db): number {
   db.run(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
   );
   let applied = 0;
   db.transaction(() => {
+    const { application_id } = db.query<{ application_id: number }, []>("PRAGMA application_id").get()!;
+    if (application_id !== ENGRAM_APPLICATION_ID) db.run(`PRAGMA application_id = ${ENGRAM_APPLICATION_ID}`);
     const done = new Set(
       db
         .query<{ version: number }, []>("SELECT version FROM schema_migrations")

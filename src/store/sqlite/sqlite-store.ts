@@ -6,6 +6,7 @@ import type { Logger } from "~/shared/logger";
 import type { Repos, Store } from "../store";
 import { openDb, PAGE_CACHE_MB, type Db } from "./connection";
 import { migrate } from "./migrate";
+import { openStoreFile } from "./store-file";
 import { GroupCommit } from "./group-commit";
 import { SqliteMemoryRepo } from "./memory-repo";
 import { SqliteSearchRepo } from "./search-repo";
@@ -88,7 +89,9 @@ export class SqliteStore implements Store {
 export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStore> {
   // A worker never makes a store: the server created and migrated it.
   if (o.readOnly && !existsSync(o.path)) throw new Error(`no store at ${o.path}`);
-  const db = await openDb(o.path, { nativeCacheDir: o.nativeCacheDir, cacheMb: o.cacheMb });
+  const opts = { nativeCacheDir: o.nativeCacheDir, cacheMb: o.cacheMb };
+  // The server's connection checks the file first (store-file.ts); a worker's opens what the server checked.
+  const db = o.readOnly ? await openDb(o.path, opts) : await openStoreFile(o.path, opts);
   if (o.readOnly) {
     // Belt and braces: ranking never writes, and this connection never could.
     db.run("PRAGMA query_only = ON");
