@@ -6,6 +6,11 @@ export const COMMANDS: [string, string][] = [
   ["mcp", "Speak MCP over stdio (for clients that spawn a process)"],
   ["build-model", "Build the built-in embedding model into the models folder"],
   ["reindex", "Re-embed memories that lack a vector of the current model; --graph: rebuild the Neo4j mirror"],
+  ["check", "Check the store's integrity without changing its content (exit 0 sound, 3 damaged)"],
+  [
+    "repair",
+    "Rebuild a damaged store from what is readable, keeping the damaged files beside it; --force: a sound one too",
+  ],
   ["version", "Print the version"],
 ];
 

@@ -2,11 +2,13 @@
 // The command line: argv → command. `bun start` and the compiled binary both enter here.
 import { ConfigError, loadConfig } from "~/config/load-config";
 import { AppError } from "~/shared/errors";
+import { StoreFileError } from "~/store/sqlite/store-file";
 import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";
 import { serve } from "./serve";
 import { buildModel, reindex } from "./maintenance";
+import { check, repair } from "./store-commands";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -25,9 +27,13 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   // Command-specific switches are taken out before the shared settings are parsed.
+  const switches = new Set([
+    ...(command === "reindex" ? ["--graph"] : []),
+    ...(command === "repair" ? ["--force"] : []),
+  ]);
   const graph = command === "reindex" && args.includes("--graph");
   try {
-    const config = loadConfig({ argv: args.filter((a) => !(graph && a === "--graph")), env: process.env });
+    const config = loadConfig({ argv: args.filter((a) => !switches.has(a)), env: process.env });
     switch (command) {
       case "serve":
         return await serve(config);
@@ -38,11 +44,19 @@ async function main(argv: string[]): Promise<number> {
         return await buildModel(config);
       case "reindex":
         return await reindex(config, { graph });
+      case "check":
+        return await check(config);
+      case "repair":
+        return await repair(config, { force: args.includes("--force") });
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;
     }
   } catch (e) {
+    if (e instanceof StoreFileError) {
+      console.error(`engram: ${e.message}`);
+      return e.problem === "foreign" ? EXIT.USAGE : EXIT.DAMAGED;
+    }
     if (e instanceof ConfigError || (e instanceof AppError && e.code === "VALIDATION_ERROR")) {
       console.error(`engram: ${e.message}`);
       return EXIT.USAGE;

@@ -49,7 +49,7 @@ describe("engram CLI", () => {
   test("an unknown command exits 2 with one line", async () => {
     expect(await run(["serv"])).toEqual({
       stdout: "",
-      stderr: "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, version)\n",
+      stderr: "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, version)\n",
       code: 2,
     });
   });

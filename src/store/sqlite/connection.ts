@@ -123,4 +123,3 @@ export function peekDb(path: string, opts: { wal?: boolean } = {}): Db {
   const uri = `file:${path.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
   return new StoreDb(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
 }
-
