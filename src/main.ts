@@ -32,6 +32,11 @@ import { listen } from "./http/listener";
 import type { Services } from "./services";
 import { VERSION } from "./version";
 
+/** The engine's maintenance of a store file (engram check, engram repair) and its refusal to open one. */
+export { checkStore } from "./store/sqlite/check";
+export { repairStore } from "./store/sqlite/repair";
+export { StoreFileError } from "./store/sqlite/store-file";
+
 export interface BuildOptions {
   clock?: Clock;
   logger?: Logger;

@@ -2,7 +2,7 @@
 // The command line: argv → command. `bun start` and the compiled binary both enter here.
 import { ConfigError, loadConfig } from "~/config/load-config";
 import { AppError } from "~/shared/errors";
-import { StoreFileError } from "~/store/sqlite/store-file";
+import { StoreFileError } from "~/main";
 import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
 import { COMMANDS, helpText } from "./help";

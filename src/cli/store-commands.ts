@@ -1,8 +1,7 @@
 // `engram check` and `engram repair`: the store's integrity, reported and mended from the command line.
 // Stop every server using the store before a repair: the repaired file replaces the one they hold open.
 import type { Config } from "~/config/config.schema";
-import { checkStore } from "~/store/sqlite/check";
-import { repairStore } from "~/store/sqlite/repair";
+import { checkStore, repairStore } from "~/main";
 import { EXIT } from "./exit-codes";
 
 /** Prints each problem on a line of its own, then a summary; exit 0 when sound, 3 when damaged. */
