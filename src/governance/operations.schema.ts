@@ -3,7 +3,7 @@
 // produces the exact codes; these drive types and the OpenAPI document.
 
 import { Type, type Static } from "@sinclair/typebox";
-import { PolicyScope } from "./policy.schema";
+import { PolicyScope, TEMPLATE_NAMES } from "./policy.schema";
 
 export const GOVERNANCE_LAYERS = ["conversations", "immutable", "mutable", "vector"] as const;
 export type GovernanceLayer = (typeof GOVERNANCE_LAYERS)[number];
@@ -15,6 +15,9 @@ export type StatsPeriod = (typeof STATS_PERIODS)[number];
 const Count = (description?: string) => Type.Integer(description ? { description } : {});
 const MB = (description: string) => Type.Number({ description: `${description} Megabytes (MiB) of record bytes.` });
 const Usd = Type.Number({ description: "Estimated monthly USD: storageFreed × STORAGE_USD_PER_MB_MONTH." });
+/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
+const example = <T>(value: T) => ({ examples: [value] });
+const JUNE = Date.UTC(2026, 5, 1);
 
 export const EnforceOptions = Type.Object(
   {
@@ -26,7 +29,10 @@ export const EnforceOptions = Type.Object(
     ),
     rules: Type.Optional(Type.Array(Type.String(), { description: "Any of retention, purging; omitted = both." })),
   },
-  { description: "Options of enforce; scope is required (checked by the validator)." },
+  {
+    description: "Options of enforce; scope is required (checked by the validator).",
+    ...example({ scope: { organizationId: "acme" }, layers: ["vector", "mutable"] }),
+  },
 );
 export type EnforceOptions = Static<typeof EnforceOptions>;
 
@@ -38,13 +44,22 @@ export const EnforcementResult = Type.Object(
     storageFreed: MB("Freed."),
     affectedLayers: Type.Array(Type.String(), { description: "The layers processed." }),
   },
-  { description: "What one enforcement run really did." },
+  {
+    description: "What one enforcement run really did.",
+    ...example({
+      enforcedAt: JUNE,
+      versionsDeleted: 12,
+      recordsPurged: 3,
+      storageFreed: 0.02,
+      affectedLayers: ["vector", "mutable"],
+    }),
+  },
 );
 export type EnforcementResult = Static<typeof EnforcementResult>;
 
 export const StatsOptions = Type.Object(
   { period: Type.Optional(Type.String({ description: "7d, 30d, 90d or 1y." })) },
-  { description: "Options of getEnforcementStats." },
+  { description: "Options of getEnforcementStats.", ...example({ period: "30d" }) },
 );
 export type StatsOptions = Static<typeof StatsOptions>;
 
@@ -58,7 +73,18 @@ export const EnforcementStats = Type.Object(
     storageFreed: MB("Freed in the window."),
     costSavings: Usd,
   },
-  { description: "Enforcement log summed over a window." },
+  {
+    description: "Enforcement log summed over a window.",
+    ...example({
+      period: { start: JUNE - 30 * 86_400_000, end: JUNE },
+      conversations: { purged: 4, archived: 9 },
+      immutable: { versionsDeleted: 2, entitiesPurged: 0 },
+      vector: { versionsDeleted: 12, memoriesPurged: 3 },
+      mutable: { keysDeleted: 1 },
+      storageFreed: 0.05,
+      costSavings: 0.00115,
+    }),
+  },
 );
 export type EnforcementStats = Static<typeof EnforcementStats>;
 
@@ -79,7 +105,21 @@ export const SimulationImpact = Type.Object(
       vector: LayerImpact,
     }),
   },
-  { description: "Dry-run impact of a policy on the real data." },
+  {
+    description: "Dry-run impact of a policy on the real data.",
+    ...example({
+      versionsAffected: 12,
+      recordsAffected: 3,
+      storageFreed: 0.02,
+      costSavings: 0.00046,
+      breakdown: {
+        conversations: { affected: 0, storageMB: 0 },
+        immutable: { affected: 0, storageMB: 0 },
+        mutable: { affected: 1, storageMB: 0.001 },
+        vector: { affected: 14, storageMB: 0.019 },
+      },
+    }),
+  },
 );
 export type SimulationImpact = Static<typeof SimulationImpact>;
 
@@ -92,7 +132,10 @@ export const ComplianceReportOptions = Type.Object(
       Type.Object({ start: DateInput, end: DateInput }, { description: "start strictly before end." }),
     ),
   },
-  { description: "Options of getComplianceReport (the SDK also accepts Date objects)." },
+  {
+    description: "Options of getComplianceReport (the SDK also accepts Date objects).",
+    ...example({ organizationId: "acme", period: { start: "2026-05-01T00:00:00Z", end: "2026-06-01T00:00:00Z" } }),
+  },
 );
 export type ComplianceReportOptions = Static<typeof ComplianceReportOptions>;
 
@@ -143,6 +186,83 @@ export const ComplianceReport = Type.Object(
       avgFulfillmentTime: Type.String({ description: 'Human string, e.g. "2.3 hours".' }),
     }),
   },
-  { description: "Compliance report over real data and logs inside the period." },
+  {
+    description: "Compliance report over real data and logs inside the period.",
+    ...example({
+      organizationId: "acme",
+      period: { start: Date.UTC(2026, 4, 1), end: JUNE },
+      generatedAt: JUNE,
+      conversations: { total: 40, deleted: 4, archived: 9, complianceStatus: "COMPLIANT" },
+      immutable: { entities: 7, totalVersions: 11, versionsDeleted: 2, complianceStatus: "COMPLIANT" },
+      vector: { memories: 320, versionsDeleted: 12, orphanedCleaned: 0, complianceStatus: "COMPLIANT" },
+      mutable: { keys: 5, keysDeleted: 1, complianceStatus: "COMPLIANT" },
+      dataRetention: { oldestRecord: Date.UTC(2026, 0, 3), withinPolicy: true },
+      userRequests: { deletionRequests: 1, fulfilled: 1, avgFulfillmentTime: "0.0 hours" },
+    }),
+  },
 );
 export type ComplianceReport = Static<typeof ComplianceReport>;
+
+// ---- the HTTP routes' own inputs and results ----
+export const MemorySpacePath = Type.Object(
+  { memorySpaceId: Type.String({ description: "Memory space (agent_id) the override applies to." }) },
+  example({ memorySpaceId: "travel-bot" }),
+);
+export const TemplatePath = Type.Object(
+  { name: Type.String({ enum: [...TEMPLATE_NAMES], description: "GDPR, HIPAA, SOC2 or FINRA (case-sensitive)." }) },
+  example({ name: "GDPR" }),
+);
+export const PolicyQuery = Type.Object(
+  { ...PolicyScope.properties },
+  { description: PolicyScope.description, ...example({ organizationId: "acme" }) },
+);
+export const OverrideResult = Type.Object(
+  { success: Type.Literal(true), memorySpaceId: Type.String() },
+  example({ success: true, memorySpaceId: "travel-bot" }),
+);
+export type OverrideResult = Static<typeof OverrideResult>;
+
+export const AuditQuery = Type.Object(
+  {
+    from: Type.Optional(
+      Type.Union([Type.Integer(), Type.String()], { description: "ISO date or epoch ms (default 0)" }),
+    ),
+    to: Type.Optional(
+      Type.Union([Type.Integer(), Type.String()], { description: "ISO date or epoch ms (default now)" }),
+    ),
+    limit: Type.Optional(Type.Integer({ description: "1–10000 (default 1000)" })),
+    organizationId: Type.Optional(Type.String({ description: "Default: this server's organization" })),
+  },
+  example({ from: "2026-05-01T00:00:00Z", limit: 100 }),
+);
+export const AuditEntries = Type.Object(
+  {
+    success: Type.Literal(true),
+    entries: Type.Array(
+      Type.Object({
+        at: Type.String({ format: "date-time" }),
+        organization_id: Type.String(),
+        memory_space_id: Type.Union([Type.String(), Type.Null()]),
+        user_id: Type.Union([Type.String(), Type.Null()]),
+        method: Type.String(),
+        path: Type.String(),
+        status: Type.Integer(),
+      }),
+    ),
+  },
+  example({
+    success: true,
+    entries: [
+      {
+        at: "2026-05-31T17:02:11.000Z",
+        organization_id: "acme",
+        memory_space_id: "travel-bot",
+        user_id: "alice",
+        method: "POST",
+        path: "/add_memories",
+        status: 200,
+      },
+    ],
+  }),
+);
+export type AuditEntries = Static<typeof AuditEntries>;

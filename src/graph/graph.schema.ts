@@ -8,6 +8,12 @@ export const DEFAULT_TRAVERSE_DEPTH = 2;
 export const DEFAULT_TRAVERSE_LIMIT = 100;
 export const DEFAULT_FIND_LIMIT = 50;
 
+/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
+const example = <T>(value: T) => ({ examples: [value] });
+const ANN = { type: "person", id: "ann", name: "Ann", properties: { role: "engineer" } };
+const OSLO = { type: "place", id: "oslo", name: "Oslo", properties: {} };
+const LIVES_IN = { from: { type: "person", id: "ann" }, type: "LIVES_IN", to: { type: "place", id: "oslo" } };
+
 const UserId = Type.String({
   minLength: 1,
   maxLength: 256,
@@ -93,34 +99,52 @@ export const DirectionSchema = Type.Union([Type.Literal("out"), Type.Literal("in
 });
 export type Direction = Static<typeof DirectionSchema>;
 
-export const UpsertEntitiesBody = Type.Object({
-  user_id: UserId,
-  entities: Type.Array(EntityInputSchema, { minItems: 1, maxItems: 1000, description: "Entities to create or update" }),
-});
+export const UpsertEntitiesBody = Type.Object(
+  {
+    user_id: UserId,
+    entities: Type.Array(EntityInputSchema, {
+      minItems: 1,
+      maxItems: 1000,
+      description: "Entities to create or update",
+    }),
+  },
+  example({ user_id: "alice", entities: [ANN, OSLO] }),
+);
 export type UpsertEntitiesBody = Static<typeof UpsertEntitiesBody>;
 
-export const UpsertEntitiesResponse = Type.Object({
-  success: Type.Literal(true),
-  entities: Type.Array(EntitySchema, { description: "The stored entities after the upsert, in request order" }),
-});
+export const UpsertEntitiesResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    entities: Type.Array(EntitySchema, { description: "The stored entities after the upsert, in request order" }),
+  },
+  example({ success: true, entities: [ANN, OSLO] }),
+);
+export type UpsertEntitiesResponse = Static<typeof UpsertEntitiesResponse>;
 
-export const UpsertRelationshipsBody = Type.Object({
-  user_id: UserId,
-  relationships: Type.Array(RelationshipInputSchema, {
-    minItems: 1,
-    maxItems: 1000,
-    description:
-      "Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to)",
-  }),
-});
+export const UpsertRelationshipsBody = Type.Object(
+  {
+    user_id: UserId,
+    relationships: Type.Array(RelationshipInputSchema, {
+      minItems: 1,
+      maxItems: 1000,
+      description:
+        "Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to)",
+    }),
+  },
+  example({ user_id: "alice", relationships: [{ ...LIVES_IN, properties: { since: 2019 } }] }),
+);
 export type UpsertRelationshipsBody = Static<typeof UpsertRelationshipsBody>;
 
-export const UpsertRelationshipsResponse = Type.Object({
-  success: Type.Literal(true),
-  relationships: Type.Array(RelationshipSchema, {
-    description: "The stored relationships after the upsert, in request order",
-  }),
-});
+export const UpsertRelationshipsResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    relationships: Type.Array(RelationshipSchema, {
+      description: "The stored relationships after the upsert, in request order",
+    }),
+  },
+  example({ success: true, relationships: [{ ...LIVES_IN, properties: { since: 2019 } }] }),
+);
+export type UpsertRelationshipsResponse = Static<typeof UpsertRelationshipsResponse>;
 
 // Unknown fields are refused (as in the memory API): a mistyped `name` for `q` must not list every entity.
 export const FindEntitiesQuery = Type.Object(
@@ -149,50 +173,57 @@ export const FindEntitiesQuery = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...example({ user_id: "alice", q: "ann", limit: 10 }) },
 );
 export type FindEntitiesQuery = Static<typeof FindEntitiesQuery>;
 
-export const FindEntitiesResponse = Type.Object({
-  success: Type.Literal(true),
-  results: Type.Array(EntitySchema, { description: "Exact name matches first, then prefix matches, then by name" }),
-});
+export const FindEntitiesResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    results: Type.Array(EntitySchema, { description: "Exact name matches first, then prefix matches, then by name" }),
+  },
+  example({ success: true, results: [ANN] }),
+);
+export type FindEntitiesResponse = Static<typeof FindEntitiesResponse>;
 
-export const TraverseBody = Type.Object({
-  user_id: UserId,
-  start: Type.Object(
-    { type: EntityTypeField, id: EntityIdField },
-    {
-      description:
-        "The entity to start from: its type and id exactly as graph_search returns them (an unknown one is NOT_FOUND). " +
-        "Facts about the user themself hang off {type: 'person', id: 'user'}",
-    },
-  ),
-  relationships: Type.Optional(
-    Type.Array(RelationshipTypeField, {
-      minItems: 1,
-      maxItems: 50,
-      description: "Follow only these relationship names (absent = all)",
-    }),
-  ),
-  max_depth: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_TRAVERSE_DEPTH,
-      default: DEFAULT_TRAVERSE_DEPTH,
-      description: "Longest walk from the start, in relationships",
-    }),
-  ),
-  direction: Type.Optional(DirectionSchema),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_TRAVERSE_LIMIT,
-      default: DEFAULT_TRAVERSE_LIMIT,
-      description: "At most this many entities (the start included)",
-    }),
-  ),
-});
+export const TraverseBody = Type.Object(
+  {
+    user_id: UserId,
+    start: Type.Object(
+      { type: EntityTypeField, id: EntityIdField },
+      {
+        description:
+          "The entity to start from: its type and id exactly as graph_search returns them (an unknown one is NOT_FOUND). " +
+          "Facts about the user themself hang off {type: 'person', id: 'user'}",
+      },
+    ),
+    relationships: Type.Optional(
+      Type.Array(RelationshipTypeField, {
+        minItems: 1,
+        maxItems: 50,
+        description: "Follow only these relationship names (absent = all)",
+      }),
+    ),
+    max_depth: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_TRAVERSE_DEPTH,
+        default: DEFAULT_TRAVERSE_DEPTH,
+        description: "Longest walk from the start, in relationships",
+      }),
+    ),
+    direction: Type.Optional(DirectionSchema),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_TRAVERSE_LIMIT,
+        default: DEFAULT_TRAVERSE_LIMIT,
+        description: "At most this many entities (the start included)",
+      }),
+    ),
+  },
+  example({ user_id: "alice", start: { type: "person", id: "ann" }, max_depth: 2 }),
+);
 export type TraverseBody = Static<typeof TraverseBody>;
 
 export const TraversedEntitySchema = Type.Composite([
@@ -203,13 +234,25 @@ export const TraversedEntitySchema = Type.Composite([
 ]);
 export type TraversedEntity = Static<typeof TraversedEntitySchema>;
 
-export const TraverseResponse = Type.Object({
-  success: Type.Literal(true),
-  entities: Type.Array(TraversedEntitySchema, {
-    description:
-      "The start (depth 0) and every entity reached, each once at its smallest depth; ordered by depth, type, id",
+export const TraverseResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    entities: Type.Array(TraversedEntitySchema, {
+      description:
+        "The start (depth 0) and every entity reached, each once at its smallest depth; ordered by depth, type, id",
+    }),
+    relationships: Type.Array(EdgeSchema, {
+      description:
+        "Every followed relationship between returned entities that lies on a walk of at most max_depth steps",
+    }),
+  },
+  example({
+    success: true,
+    entities: [
+      { ...ANN, depth: 0 },
+      { ...OSLO, depth: 1 },
+    ],
+    relationships: [LIVES_IN],
   }),
-  relationships: Type.Array(EdgeSchema, {
-    description: "Every followed relationship between returned entities that lies on a walk of at most max_depth steps",
-  }),
-});
+);
+export type TraverseResponse = Static<typeof TraverseResponse>;

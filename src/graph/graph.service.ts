@@ -11,9 +11,13 @@ import {
   DEFAULT_TRAVERSE_DEPTH,
   DEFAULT_TRAVERSE_LIMIT,
   type FindEntitiesQuery,
+  type FindEntitiesResponse,
   type TraverseBody,
+  type TraverseResponse,
   type UpsertEntitiesBody,
+  type UpsertEntitiesResponse,
   type UpsertRelationshipsBody,
+  type UpsertRelationshipsResponse,
 } from "./graph.schema";
 
 export class GraphService {
@@ -23,25 +27,25 @@ export class GraphService {
     private readonly logger: Logger,
   ) {}
 
-  async upsertEntities(body: UpsertEntitiesBody) {
+  async upsertEntities(body: UpsertEntitiesBody): Promise<UpsertEntitiesResponse> {
     return { success: true as const, entities: await this.store.upsertEntities(body.user_id, body.entities) };
   }
 
-  async upsertRelationships(body: UpsertRelationshipsBody) {
+  async upsertRelationships(body: UpsertRelationshipsBody): Promise<UpsertRelationshipsResponse> {
     return {
       success: true as const,
       relationships: await this.store.upsertRelationships(body.user_id, body.relationships),
     };
   }
 
-  async findEntities(q: FindEntitiesQuery) {
+  async findEntities(q: FindEntitiesQuery): Promise<FindEntitiesResponse> {
     return {
       success: true as const,
       results: await this.store.findEntities(q.user_id, { q: q.q, type: q.type, limit: q.limit ?? DEFAULT_FIND_LIMIT }),
     };
   }
 
-  async traverse(body: TraverseBody) {
+  async traverse(body: TraverseBody): Promise<TraverseResponse> {
     const r = await this.store.traverse(body.user_id, {
       start: body.start,
       relationships: body.relationships,

@@ -1,30 +1,57 @@
-// HTTP for the governance API (SPEC §5.7). Bodies go unvalidated by Elysia into the
-// governance validators so HTTP reports exactly the codes and fields the SDK throws.
+// HTTP for the governance API (SPEC §5.7). Input goes unvalidated by Elysia into the governance
+// validators, so HTTP reports exactly the codes and fields the SDK throws (SPEC §5.6); the route
+// specs document the same schemas.
+import { Type } from "@sinclair/typebox";
 import { router } from "./router";
-import { routeDoc } from "./docs";
-import type { TSchema } from "@sinclair/typebox";
+import { spec, type RouteSpec } from "./route-spec";
 import type { Services } from "~/services";
 import { plainInteger } from "~/shared/validate";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
 import {
+  AuditEntries,
+  AuditQuery,
   ComplianceReport,
   ComplianceReportOptions,
   EnforceOptions,
   EnforcementResult,
   EnforcementStats,
+  MemorySpacePath,
+  OverrideResult,
+  PolicyQuery,
   SimulationImpact,
+  StatsOptions,
+  TemplatePath,
 } from "~/governance/operations.schema";
+import { getTemplate } from "~/governance/templates";
 
-const doc = (summary: string, body?: TSchema, response?: TSchema) =>
-  routeDoc("governance", summary, { body, response });
+type Input = NonNullable<RouteSpec["governance"]>;
+type Extra = Pick<RouteSpec, "description" | "examples" | "errors">;
+const doc = (summary: string, governance: Input, response: RouteSpec["response"], more: Extra = {}) =>
+  spec({ tag: "governance", summary, governance, response, ...more });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+// A whole policy is long: its examples are the built-in templates, not copies written here.
+const GDPR = { organizationId: "acme", ...getTemplate("GDPR") };
+const PolicyRules = Type.Omit(GovernancePolicy, ["organizationId", "memorySpaceId"], {
+  description: "A policy without its scope.",
+});
+const patch = { retention: { defaultVersions: 3 } };
 
 export const governanceRoutes = (s: Services) =>
   router("/governance")
     .post(
       "/policies",
       ({ body }) => s.governance.setPolicy(body),
-      doc("Set the policy of an organization or memory space", GovernancePolicy, PolicyResult),
+      doc("Set the policy of an organization or memory space", { body: GovernancePolicy }, PolicyResult, {
+        examples: {
+          body: GDPR,
+          response: {
+            success: true,
+            policyId: "0193a6b2-c3d5-7f60-8a1b-2c3d4e5f6a7b",
+            appliedAt: Date.UTC(2026, 5, 1),
+            scope: { organizationId: "acme" },
+          },
+        },
+      }),
     )
     .get(
       "/policies",
@@ -34,40 +61,51 @@ export const governanceRoutes = (s: Services) =>
           if (query[k] !== undefined) scope[k] = String(query[k]);
         return s.governance.getPolicy(scope);
       },
-      doc("The effective policy of a scope (none = global defaults)"),
+      doc("The effective policy of a scope (none = global defaults)", { query: PolicyQuery }, GovernancePolicy, {
+        examples: { response: GDPR },
+      }),
     )
     .put(
       "/overrides/:memorySpaceId",
-      ({ params, body }) => {
+      ({ params, body }): typeof OverrideResult.static => {
         s.governance.setAgentOverride(params.memorySpaceId, body);
-        return { success: true as const, memorySpaceId: params.memorySpaceId };
+        return { success: true, memorySpaceId: params.memorySpaceId };
       },
-      doc("Deep-merge an override into a memory space's policy", GovernancePolicyPatch),
+      doc(
+        "Deep-merge an override into a memory space's policy",
+        { params: MemorySpacePath, body: GovernancePolicyPatch },
+        OverrideResult,
+        { examples: { body: { vector: patch } } },
+      ),
     )
     .get(
       "/templates/:name",
       ({ params }) => s.governance.getTemplate(params.name),
-      doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)"),
+      doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)", { params: TemplatePath }, PolicyRules, {
+        examples: { response: getTemplate("GDPR") },
+      }),
     )
     .post(
       "/enforce",
       ({ body }) => s.governance.enforce(body),
-      doc("Run retention and purging now", EnforceOptions, EnforcementResult),
+      doc("Run retention and purging now", { body: EnforceOptions }, EnforcementResult),
     )
     .post(
       "/simulate",
       ({ body }) => s.governance.simulate(body),
-      doc("Dry-run a (partial) policy on the real data", GovernancePolicyPatch, SimulationImpact),
+      doc("Dry-run a (partial) policy on the real data", { body: GovernancePolicyPatch }, SimulationImpact, {
+        examples: { body: { organizationId: "acme", vector: patch } },
+      }),
     )
     .post(
       "/compliance-report",
       ({ body }) => s.governance.getComplianceReport(body),
-      doc("Compliance report for a period", ComplianceReportOptions, ComplianceReport),
+      doc("Compliance report for a period", { body: ComplianceReportOptions }, ComplianceReport),
     )
     .get(
       "/stats",
       ({ query }) => s.governance.getEnforcementStats({ period: query.period }),
-      doc("Enforcement statistics over 7d, 30d, 90d or 1y", undefined, EnforcementStats),
+      doc("Enforcement statistics over 7d, 30d, 90d or 1y", { query: StatsOptions }, EnforcementStats),
     )
     .get(
       "/audit",
@@ -78,5 +116,5 @@ export const governanceRoutes = (s: Services) =>
           limit: plainInteger(query.limit),
           organizationId: str(query.organizationId),
         }),
-      doc("Audit log entries between from and to"),
+      doc("Audit log entries between from and to", { query: AuditQuery }, AuditEntries),
     );

@@ -1,89 +1,114 @@
 // HTTP for the data layers (SPEC §5.1): conversations, immutable records, mutable keys.
 import { router } from "./router";
-import type { TObject } from "@sinclair/typebox";
 import type { Services } from "~/services";
-import { checkInput } from "~/shared/validate";
 import {
   AppendMessagesInput,
-  ConversationRef,
+  ConversationListResponse,
+  ConversationPath,
+  ConversationResponse,
+  ConversationUser,
   CreateConversationInput,
   GetImmutableQuery,
   ImmutableKey,
+  ImmutablePutResponse,
+  ImmutableRecordResponse,
+  ImmutableVersionsResponse,
   ListConversationsInput,
+  MutableDeleteResponse,
   MutableKey,
+  MutableResponse,
   PutImmutableInput,
   PutMutableInput,
 } from "~/layers/layers.schema";
-import { parseQuery } from "./query";
-import { routeDoc } from "./docs";
+import { spec, type RouteSpec } from "./route-spec";
 
-const tag = (tag: string, summary: string, query?: TObject) => routeDoc(tag, summary, { query });
+type Spec = Omit<RouteSpec, "tag" | "summary">;
+const conversations = <const S extends Spec>(summary: string, s: S) => spec({ tag: "conversations", summary, ...s });
+const immutable = <const S extends Spec>(summary: string, s: S) => spec({ tag: "immutable", summary, ...s });
+const mutable = <const S extends Spec>(summary: string, s: S) => spec({ tag: "mutable", summary, ...s });
 
 export const layerRoutes = (s: Services) =>
   router()
-    .post("/conversations", ({ body }) => s.conversations.create(body), {
-      body: CreateConversationInput,
-      ...tag("conversations", "Start a conversation"),
-    })
-    .post("/conversations/:id/messages", ({ params, body }) => s.conversations.append(params.id, body), {
-      body: AppendMessagesInput,
-      ...tag("conversations", "Append messages (append-only)"),
-    })
+    .post(
+      "/conversations",
+      ({ body }) => s.conversations.create(body),
+      conversations("Start a conversation", { body: CreateConversationInput, response: ConversationResponse }),
+    )
+    .post(
+      "/conversations/:id/messages",
+      ({ params, body }) => s.conversations.append(params.id, body),
+      conversations("Append messages (append-only)", {
+        description: "An archived conversation is read-only: 409 CONFLICT.",
+        params: ConversationPath,
+        body: AppendMessagesInput,
+        response: ConversationResponse,
+        errors: ["NOT_FOUND", "CONFLICT"],
+      }),
+    )
     .get(
       "/conversations/:id",
-      ({ params, query }) => s.conversations.get(parseQuery(ConversationRef, { ...query, id: params.id })),
-      {
-        ...tag("conversations", "A conversation with its messages"),
-      },
+      ({ params, query }) => s.conversations.get({ id: params.id, user_id: query.user_id }),
+      conversations("A conversation with its messages", {
+        params: ConversationPath,
+        query: ConversationUser,
+        response: ConversationResponse,
+        errors: ["NOT_FOUND"],
+      }),
     )
-    .get("/conversations", ({ query }) => s.conversations.list(parseQuery(ListConversationsInput, query)), {
-      ...tag("conversations", "A user's conversations, newest first", ListConversationsInput),
-    })
+    .get(
+      "/conversations",
+      ({ query }) => s.conversations.list(query),
+      conversations("A user's conversations, newest first", {
+        query: ListConversationsInput,
+        response: ConversationListResponse,
+      }),
+    )
     .put(
       "/immutable/:type/:id",
-      ({ params, body }) => {
-        const key = checkInput(ImmutableKey, params);
-        return s.immutable.put(key.type, key.id, body);
-      },
-      { body: PutImmutableInput, ...tag("immutable", "Write a new version of a record") },
+      ({ params, body }) => s.immutable.put(params.type, params.id, body),
+      immutable("Write a new version of a record", {
+        description: "A record of the same type and id in another organization: 409 CONFLICT.",
+        params: ImmutableKey,
+        body: PutImmutableInput,
+        response: ImmutablePutResponse,
+        errors: ["CONFLICT"],
+      }),
     )
     .get(
       "/immutable/:type/:id",
-      ({ params, query }) => {
-        const key = checkInput(ImmutableKey, params);
-        return s.immutable.get(key.type, key.id, parseQuery(GetImmutableQuery, query).version);
-      },
-      { ...tag("immutable", "The current (or a given) version of a record", GetImmutableQuery) },
+      ({ params, query }) => s.immutable.get(params.type, params.id, query.version),
+      immutable("The current (or a given) version of a record", {
+        params: ImmutableKey,
+        query: GetImmutableQuery,
+        response: ImmutableRecordResponse,
+        errors: ["NOT_FOUND"],
+      }),
     )
     .get(
       "/immutable/:type/:id/versions",
-      ({ params }) => {
-        const key = checkInput(ImmutableKey, params);
-        return s.immutable.versions(key.type, key.id);
-      },
-      { ...tag("immutable", "All versions of a record, newest first") },
+      ({ params }) => s.immutable.versions(params.type, params.id),
+      immutable("All versions of a record, newest first", {
+        params: ImmutableKey,
+        response: ImmutableVersionsResponse,
+        errors: ["NOT_FOUND"],
+      }),
     )
     .put(
       "/mutable/:namespace/:key",
-      ({ params, body }) => {
-        const key = checkInput(MutableKey, params);
-        return s.mutable.put(key.namespace, key.key, body);
-      },
-      { body: PutMutableInput, ...tag("mutable", "Set a key (optional ttl or expiresAt)") },
+      ({ params, body }) => s.mutable.put(params.namespace, params.key, body),
+      mutable("Set a key (optional ttl or expiresAt)", {
+        params: MutableKey,
+        body: PutMutableInput,
+        response: MutableResponse,
+      }),
     )
     .get(
       "/mutable/:namespace/:key",
-      ({ params }) => {
-        const key = checkInput(MutableKey, params);
-        return s.mutable.get(key.namespace, key.key);
-      },
-      { ...tag("mutable", "Read a key") },
+      ({ params }) => s.mutable.get(params.namespace, params.key),
+      mutable("Read a key", { params: MutableKey, response: MutableResponse, errors: ["NOT_FOUND"] }),
     )
     .delete(
       "/mutable/:namespace/:key",
-      ({ params }) => {
-        const key = checkInput(MutableKey, params);
-        return s.mutable.delete(key.namespace, key.key);
-      },
-      { ...tag("mutable", "Delete a key") },
+      ({ params }) => s.mutable.delete(params.namespace, params.key),
+      mutable("Delete a key", { params: MutableKey, response: MutableDeleteResponse, errors: ["NOT_FOUND"] }),
     );

@@ -1,9 +1,8 @@
 // The memory endpoints of SPEC §2.3; each handler hands its validated input to MemoryService.
 import { router } from "./router";
 import type { Services } from "~/services";
-import { checkInput } from "~/shared/validate";
-import { parseQuery } from "./query";
-import { routeDoc, type RouteDoc } from "./docs";
+import { spec, type RouteSpec } from "./route-spec";
+import { queryConverter } from "./query";
 import {
   AddMemoriesInput,
   AddResponse,
@@ -11,20 +10,28 @@ import {
   DeleteResponse,
   ListMemoriesInput,
   ListResponse,
+  MemoryPath,
   MemoryRef,
   MemoryResponse,
   SearchMemoryInput,
   SearchResponse,
   UpdateMemoryInput,
+  UserQuery,
+  VersionsResponse,
 } from "~/memory/memory.schema";
 
-const doc = (summary: string, o?: RouteDoc) => routeDoc("memories", summary, o);
+const doc = <const S extends Omit<RouteSpec, "tag">>(s: S) => spec({ tag: "memories", ...s });
+const toQuery = queryConverter(MemoryRef);
 
 export const memoryRoutes = (s: Services) =>
   router()
     .post("/add_memories", ({ body }) => s.memory.add(body), {
-      body: AddMemoriesInput,
-      ...doc("Store memories", { description: "Exactly one of `memory` or `messages`.", response: AddResponse }),
+      ...doc({
+        summary: "Store memories",
+        description: "Exactly one of `memory` or `messages`.",
+        body: AddMemoriesInput,
+        response: AddResponse,
+      }),
     })
     .post(
       "/search_memory",
@@ -39,55 +46,74 @@ export const memoryRoutes = (s: Services) =>
         });
         return out;
       },
-      {
+      doc({
+        summary: "Search a user's memories",
+        description: "Hybrid semantic + keyword, best first.",
         body: SearchMemoryInput,
-        ...doc("Search a user's memories", {
-          description: "Hybrid semantic + keyword, best first.",
-          response: SearchResponse,
-        }),
-      },
+        response: SearchResponse,
+        errors: ["UNAVAILABLE"],
+      }),
     )
-    .get("/list_memories", ({ query }) => s.memory.list(parseQuery(ListMemoriesInput, query)), {
-      ...doc("List recent memories", {
+    .get(
+      "/list_memories",
+      ({ query }) => s.memory.list(query),
+      doc({
+        summary: "List recent memories",
         description: "Newest first; pass next_cursor as cursor for the next page.",
         query: ListMemoriesInput,
         response: ListResponse,
       }),
-    })
-    .post("/delete_all_memories", ({ body }) => s.memory.deleteAll(body), {
-      body: DeleteAllInput,
-      ...doc("Delete all of a user's memories", {
+    )
+    .post(
+      "/delete_all_memories",
+      ({ body }) => s.memory.deleteAll(body),
+      doc({
+        summary: "Delete all of a user's memories",
         description: "cascade: erase every layer (except what policy must retain).",
+        body: DeleteAllInput,
         response: DeleteResponse,
       }),
-    })
+    )
     .get(
       "/get_memory",
-      ({ query }) => s.memory.get(parseQuery(MemoryRef, query)),
-      doc("Get one memory", { query: MemoryRef, response: MemoryResponse }),
+      ({ query }) => s.memory.get(query),
+      doc({ summary: "Get one memory", query: MemoryRef, response: MemoryResponse, errors: ["NOT_FOUND"] }),
     )
-    .post("/update_memory", ({ body }) => s.memory.update(body), {
-      body: UpdateMemoryInput,
-      ...doc("Update one memory", { description: "Keeps the previous text as a version.", response: MemoryResponse }),
-    })
-    .delete(
-      "/delete_memory",
-      ({ query, body }) => s.memory.delete(checkInput(MemoryRef, { ...asObject(body), ...query })),
-      {
-        ...doc("Delete one memory", {
-          description: "memory_id and user_id as query parameters (or a JSON body).",
-          query: MemoryRef,
-          response: DeleteResponse,
-        }),
+    .post(
+      "/update_memory",
+      ({ body }) => s.memory.update(body),
+      doc({
+        summary: "Update one memory",
+        description: "Keeps the previous text as a version.",
+        body: UpdateMemoryInput,
+        response: MemoryResponse,
+        errors: ["NOT_FOUND"],
+      }),
+    )
+    .delete("/delete_memory", ({ query }) => s.memory.delete(query), {
+      ...doc({
+        summary: "Delete one memory",
+        description: "memory_id and user_id as query parameters (or the same fields in a JSON body).",
+        query: MemoryRef,
+        response: DeleteResponse,
+        errors: ["NOT_FOUND"],
+      }),
+      // The fields of a JSON body join the query before validation; the query wins a clash.
+      transform: ({ query, body }) => {
+        const q: Record<string, unknown> = query;
+        if (body && typeof body === "object" && !Array.isArray(body))
+          for (const [k, v] of Object.entries(body)) q[k] ??= v;
+        toQuery({ query: q });
       },
-    )
+    })
     .get(
       "/memories/:id/versions",
-      ({ params, query }) => s.memory.versions(checkInput(MemoryRef, { memory_id: params.id, user_id: query.user_id })),
-      {
-        ...doc("A memory's versions, newest first"),
-      },
+      ({ params, query }) => s.memory.versions({ memory_id: params.id, user_id: query.user_id }),
+      doc({
+        summary: "A memory's versions, newest first",
+        params: MemoryPath,
+        query: UserQuery,
+        response: VersionsResponse,
+        errors: ["NOT_FOUND"],
+      }),
     );
-
-const asObject = (v: unknown): Record<string, unknown> =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

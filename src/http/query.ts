@@ -1,18 +1,26 @@
-// Query-string routes validate with our own checkInput (Elysia's numeric coercion drops the
-// field name from errors); queryDoc documents the same schema as OpenAPI parameters.
-import type { TObject } from "@sinclair/typebox";
-import { checkInput } from "~/shared/validate";
+// Query strings carry text. Before Elysia validates a route's query, each value whose schema wants a
+// number is converted by plainInteger (plain decimal digits only) and each boolean from "true"/"false";
+// anything else stays text, so the validator refuses it naming the field. Elysia's own query coercion
+// is not used: it reads " " as 0 and "0x10" as 16, and reports a fractional integer without its field.
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { plainInteger } from "~/shared/validate";
 
-export const parseQuery = <T extends TObject>(schema: T, query: Record<string, unknown>) =>
-  checkInput(schema, query, true);
-
-export function queryDoc(schema: TObject) {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, s]) => ({
-    name,
-    in: "query" as const,
-    required: required.has(name),
-    description: (s as { description?: string }).description,
-    schema: s,
-  }));
+function typesOf(schema: TSchema): string[] {
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).flatMap(typesOf);
+  return typeof schema.type === "string" ? [schema.type] : [];
 }
+
+function convert(schema: TSchema, value: unknown): unknown {
+  const types = typesOf(schema);
+  if (types.includes("integer") || types.includes("number")) return plainInteger(value);
+  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+/** An Elysia `transform` hook converting the query of a route whose query schema is `schema`. */
+export const queryConverter =
+  (schema: TObject) =>
+  ({ query }: { query: Record<string, unknown> }) => {
+    for (const [name, s] of Object.entries(schema.properties))
+      if (query[name] !== undefined) query[name] = convert(s, query[name]);
+  };

@@ -2,12 +2,14 @@
 import { router } from "./router";
 import type { Services } from "~/services";
 import { toPrometheus, type RequestMetrics } from "./metrics";
+import { spec } from "./route-spec";
+import { HealthResponse, MetricsResponse } from "./system.schema";
 
 export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
   router()
     .get(
       "/health",
-      () => {
+      (): HealthResponse => {
         const search = s.search.status();
         const degraded = search.semantic === "failed";
         return {
@@ -21,7 +23,13 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
           },
         };
       },
-      { detail: { tags: ["system"], summary: "Server health" } },
+      spec({
+        tag: "system",
+        summary: "Server health",
+        description: "Never needs auth.",
+        response: HealthResponse,
+        open: true,
+      }),
     )
     .get(
       "/metrics",
@@ -32,10 +40,20 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
           return new Response(prometheus(body), { headers: { "content-type": "text/plain; version=0.0.4" } });
         return body;
       },
-      { detail: { tags: ["system"], summary: "Server statistics (JSON, or Prometheus text with Accept: text/plain)" } },
+      spec({
+        tag: "system",
+        summary: "Server statistics (JSON, or Prometheus text with Accept: text/plain)",
+        response: MetricsResponse,
+        text: {
+          mediaType: "text/plain",
+          description: "Prometheus text exposition format 0.0.4 (send Accept: text/plain)",
+          example:
+            "# HELP engram_uptime_seconds Seconds since start\n# TYPE engram_uptime_seconds gauge\nengram_uptime_seconds 3600.5\n",
+        },
+      }),
     );
 
-function metricsBody(s: Services, m: RequestMetrics) {
+function metricsBody(s: Services, m: RequestMetrics): MetricsResponse {
   const search = s.search.status();
   return {
     uptime: Number(m.uptimeSeconds.toFixed(3)),

@@ -11,6 +11,8 @@ import type {
   ConversationRef,
   CreateConversationInput,
   ListConversationsInput,
+  ConversationResponse,
+  ConversationListResponse,
 } from "./layers.schema";
 
 const DEFAULT_SPACE = "mcp-agent";
@@ -48,7 +50,7 @@ export class ConversationsService implements ConversationRecorder {
     return id;
   }
 
-  create(input: CreateConversationInput) {
+  create(input: CreateConversationInput): ConversationResponse {
     const now = this.clock.now();
     const id = this.store.write((tx) =>
       this.record(tx, {
@@ -62,7 +64,7 @@ export class ConversationsService implements ConversationRecorder {
     return this.get({ id, user_id: input.user_id });
   }
 
-  append(id: string, input: AppendMessagesInput) {
+  append(id: string, input: AppendMessagesInput): ConversationResponse {
     this.store.write((tx) => {
       const c = this.mustGet({ id, user_id: input.user_id }, tx);
       if (c.archived_at !== null)
@@ -72,7 +74,7 @@ export class ConversationsService implements ConversationRecorder {
     return this.get({ id, user_id: input.user_id });
   }
 
-  get(ref: ConversationRef) {
+  get(ref: ConversationRef): ConversationResponse {
     return this.store.read((r) => {
       const c = this.mustGet(ref, r);
       const messages = r.conversations.messages(c.id);
@@ -84,7 +86,7 @@ export class ConversationsService implements ConversationRecorder {
     });
   }
 
-  list(input: ListConversationsInput) {
+  list(input: ListConversationsInput): ConversationListResponse {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
     const { rows, total } = this.store.read((r) => ({

@@ -3,7 +3,12 @@
 import type { ImmutableRow, ImmutableVersionRow, Repos, Store } from "~/store/store";
 import { type Clock, iso } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
-import type { PutImmutableInput } from "./layers.schema";
+import type {
+  PutImmutableInput,
+  ImmutablePutResponse,
+  ImmutableRecordResponse,
+  ImmutableVersionsResponse,
+} from "./layers.schema";
 
 const MAX_DATA_BYTES = 1024 * 1024;
 
@@ -14,7 +19,7 @@ export class ImmutableService {
     private readonly orgId: string,
   ) {}
 
-  put(type: string, id: string, input: PutImmutableInput) {
+  put(type: string, id: string, input: PutImmutableInput): ImmutablePutResponse {
     if (input.data === undefined) throw validationError("data", "data is required");
     const data = JSON.stringify(input.data);
     if (Buffer.byteLength(data) > MAX_DATA_BYTES)
@@ -37,7 +42,7 @@ export class ImmutableService {
     return { success: true as const, type, id, version, created_at: iso(now) };
   }
 
-  get(type: string, id: string, version?: number) {
+  get(type: string, id: string, version?: number): ImmutableRecordResponse {
     const { head, v } = this.store.read((r) => {
       const head = this.mustHead(r, type, id);
       return { head, v: r.immutable.version(type, id, version ?? head.current_version) };
@@ -47,7 +52,7 @@ export class ImmutableService {
     return { success: true as const, ...view(head, v) };
   }
 
-  versions(type: string, id: string) {
+  versions(type: string, id: string): ImmutableVersionsResponse {
     this.store.read((r) => this.mustHead(r, type, id));
     // Listing the history is a read too (purgeUnusedAfter counts reads).
     this.touch(type, id);

@@ -4,7 +4,7 @@ import type { MutableRow, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
 import { parseDuration } from "~/governance/durations";
-import type { PutMutableInput } from "./layers.schema";
+import type { PutMutableInput, MutableResponse, MutableDeleteResponse } from "./layers.schema";
 
 const MAX_VALUE_BYTES = 1024 * 1024;
 
@@ -15,7 +15,7 @@ export class MutableService {
     private readonly orgId: string,
   ) {}
 
-  put(namespace: string, key: string, input: PutMutableInput) {
+  put(namespace: string, key: string, input: PutMutableInput): MutableResponse {
     if (input.value === undefined) throw validationError("value", "value is required");
     if (input.ttl !== undefined && input.expiresAt !== undefined)
       throw validationError("ttl", "give ttl or expiresAt, not both");
@@ -36,7 +36,7 @@ export class MutableService {
     return { success: true as const, ...view(row, now) };
   }
 
-  get(namespace: string, key: string) {
+  get(namespace: string, key: string): MutableResponse {
     const now = this.clock.now();
     const row = this.store.read((r) => r.mutable.get(this.orgId, namespace, key, now));
     if (!row) throw notFound("key", `${namespace}/${key}`);
@@ -44,7 +44,7 @@ export class MutableService {
     return { success: true as const, ...view(row, now) };
   }
 
-  delete(namespace: string, key: string) {
+  delete(namespace: string, key: string): MutableDeleteResponse {
     const now = this.clock.now();
     if (!this.store.write((tx) => tx.mutable.deleteLive(this.orgId, namespace, key, now)))
       throw notFound("key", `${namespace}/${key}`);

@@ -67,12 +67,15 @@ const MemoryText = Type.String({
 });
 /** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */
 const STRICT = { additionalProperties: false } as const;
-const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Number({ ...o, multipleOf: 1 });
+const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Integer(o);
 const MemoryIdField = Type.String({
   minLength: 1,
   maxLength: 256,
   description: "Id of the memory, as add_memories, search_memory or list_memories gave it",
 });
+/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
+const EXAMPLE_ID = "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07";
+const example = <T>(value: T) => ({ examples: [value] });
 
 export const Message = Type.Object(
   {
@@ -109,7 +112,10 @@ export const AddMemoriesInput = Type.Object(
       }),
     ),
   },
-  STRICT,
+  {
+    ...STRICT,
+    ...example({ user_id: "alice", memory: "Alice prefers dark mode in every editor", metadata: { tags: ["ui"] } }),
+  },
 );
 export type AddMemoriesInput = Static<typeof AddMemoriesInput>;
 
@@ -126,7 +132,7 @@ export const SearchMemoryInput = Type.Object(
     session_id: Type.Optional(SessionFilter),
     metadata: Type.Optional(MetadataFilter),
   },
-  STRICT,
+  { ...STRICT, ...example({ user_id: "alice", query: "which theme does Alice like?", limit: 5 }) },
 );
 export type SearchMemoryInput = Static<typeof SearchMemoryInput>;
 
@@ -143,7 +149,7 @@ export const ListMemoriesInput = Type.Object(
     ),
     agent_id: Type.Optional(AgentFilter),
   },
-  STRICT,
+  { ...STRICT, ...example({ user_id: "alice", limit: 20 }) },
 );
 export type ListMemoriesInput = Static<typeof ListMemoriesInput>;
 
@@ -158,18 +164,20 @@ export const DeleteAllInput = Type.Object(
       }),
     ),
   },
-  STRICT,
+  { ...STRICT, ...example({ user_id: "alice" }) },
 );
 export type DeleteAllInput = Static<typeof DeleteAllInput>;
 
 export const MemoryRef = Type.Object(
-  {
-    memory_id: MemoryIdField,
-    user_id: UserId,
-  },
-  STRICT,
+  { memory_id: MemoryIdField, user_id: UserId },
+  { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice" }) },
 );
 export type MemoryRef = Static<typeof MemoryRef>;
+
+/** The path of /memories/:id/… */
+export const MemoryPath = Type.Object({ id: MemoryIdField }, example({ id: EXAMPLE_ID }));
+/** A query holding only the user. */
+export const UserQuery = Type.Object({ user_id: UserId }, { ...STRICT, ...example({ user_id: "alice" }) });
 
 export const UpdateMemoryInput = Type.Object(
   {
@@ -184,7 +192,7 @@ export const UpdateMemoryInput = Type.Object(
     ),
     metadata: Type.Optional(MetadataPatch),
   },
-  STRICT,
+  { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice", memory: "Alice prefers light mode now" }) },
 );
 export type UpdateMemoryInput = Static<typeof UpdateMemoryInput>;
 
@@ -197,7 +205,15 @@ export const SearchResult = Type.Object({
   metadata: Metadata,
   created_at: Iso,
 });
-export const SearchResponse = Type.Object({ results: Type.Array(SearchResult) });
+const AT = "2026-06-01T09:30:00.000Z";
+export const SearchResponse = Type.Object(
+  { results: Type.Array(SearchResult) },
+  example({
+    results: [
+      { id: EXAMPLE_ID, memory: "Alice prefers dark mode in every editor", score: 0.82, metadata: {}, created_at: AT },
+    ],
+  }),
+);
 export type SearchResponse = Static<typeof SearchResponse>;
 
 export const ListItem = Type.Object({
@@ -208,26 +224,59 @@ export const ListItem = Type.Object({
   session_id: Type.Union([Type.String(), Type.Null()]),
   created_at: Iso,
 });
-export const ListResponse = Type.Object({
-  results: Type.Array(ListItem),
-  total: Type.Integer(),
-  has_more: Type.Boolean(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+const ITEM = {
+  id: EXAMPLE_ID,
+  memory: "Alice prefers dark mode in every editor",
+  metadata: { tags: ["ui"] },
+  agent_id: "mcp-agent",
+  session_id: null,
+  created_at: AT,
+};
+export const ListResponse = Type.Object(
+  {
+    results: Type.Array(ListItem),
+    total: Type.Integer(),
+    has_more: Type.Boolean(),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  example({ results: [ITEM], total: 1, has_more: false, next_cursor: null }),
+);
 export type ListResponse = Static<typeof ListResponse>;
 
-export const MemoryResponse = Type.Object({
-  success: Type.Literal(true),
-  ...ListItem.properties,
-  updated_at: Iso,
-  version: Type.Integer(),
-});
+export const MemoryResponse = Type.Object(
+  { success: Type.Literal(true), ...ListItem.properties, updated_at: Iso, version: Type.Integer() },
+  example({ success: true, ...ITEM, updated_at: AT, version: 1 }),
+);
 export type MemoryResponse = Static<typeof MemoryResponse>;
 
-export const AddResponse = Type.Object({ success: Type.Literal(true), memory_ids: Type.Array(Type.String()) });
-export const DeleteResponse = Type.Object({
-  success: Type.Literal(true),
-  deleted_count: Type.Integer(),
-  retained: Type.Optional(Type.Record(Type.String(), Type.Integer())),
-});
+export const AddResponse = Type.Object(
+  { success: Type.Literal(true), memory_ids: Type.Array(Type.String()) },
+  example({ success: true, memory_ids: [EXAMPLE_ID] }),
+);
+export type AddResponse = Static<typeof AddResponse>;
+export const DeleteResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    deleted_count: Type.Integer(),
+    retained: Type.Optional(
+      Type.Record(Type.String(), Type.Integer(), { description: "Rows a policy must keep, by layer (cascade only)" }),
+    ),
+  },
+  example({ success: true, deleted_count: 1 }),
+);
 export type DeleteResponse = Static<typeof DeleteResponse>;
+
+export const VersionsResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    versions: Type.Array(Type.Object({ version: Type.Integer(), memory: Type.String(), created_at: Iso })),
+  },
+  example({
+    success: true,
+    versions: [
+      { version: 2, memory: "Alice prefers light mode now", created_at: AT },
+      { version: 1, memory: "Alice prefers dark mode in every editor", created_at: AT },
+    ],
+  }),
+);
+export type VersionsResponse = Static<typeof VersionsResponse>;

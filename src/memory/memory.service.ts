@@ -10,6 +10,7 @@ import { readTraits, type MemoryTraits } from "./metadata";
 import { SearchCache } from "./search-cache";
 import type {
   AddMemoriesInput,
+  AddResponse,
   DeleteAllInput,
   DeleteResponse,
   ListMemoriesInput,
@@ -19,6 +20,7 @@ import type {
   SearchMemoryInput,
   SearchResponse,
   UpdateMemoryInput,
+  VersionsResponse,
 } from "./memory.schema";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { MemoryHooks } from "./memory-hooks";
@@ -51,7 +53,7 @@ export class MemoryService {
     return this.usersSeen.size;
   }
 
-  async add(input: AddMemoriesInput): Promise<{ success: true; memory_ids: string[] }> {
+  async add(input: AddMemoriesInput): Promise<AddResponse> {
     if ((input.memory === undefined) === (input.messages === undefined))
       throw validationError(
         input.memory === undefined ? "memory" : "messages",
@@ -245,7 +247,7 @@ export class MemoryService {
     return this.get(input);
   }
 
-  versions(ref: MemoryRef): { success: true; versions: { version: number; memory: string; created_at: string }[] } {
+  versions(ref: MemoryRef): VersionsResponse {
     const row = this.mustGet(ref);
     const previous = this.store
       .read((r) => r.memories.versions(ref.user_id, ref.memory_id))

@@ -17,35 +17,44 @@ const State = Type.Union([Type.Literal(ACTIVE), Type.Literal(IDLE), Type.Literal
 });
 const Iso = (description: string) => Type.String({ description: `${description} (ISO 8601)` });
 const IsoOrNull = (description: string) => Type.Union([Iso(description), Type.Null()]);
+/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
+const example = <T>(value: T) => ({ examples: [value] });
+const SESSION_ID = "0193a6b2-a1c4-7e2f-9b3d-6f8a0c2e4b15";
 
-export const CreateSessionInput = Type.Object({
-  user_id: UserId,
-  agent_id: Type.Optional(AgentId),
-  device: Type.Optional(Name(64, "Device type, e.g. web, mobile, cli (maxSessionsPerDevice counts per type)")),
-  metadata: Type.Optional(Metadata),
-});
+export const CreateSessionInput = Type.Object(
+  {
+    user_id: UserId,
+    agent_id: Type.Optional(AgentId),
+    device: Type.Optional(Name(64, "Device type, e.g. web, mobile, cli (maxSessionsPerDevice counts per type)")),
+    metadata: Type.Optional(Metadata),
+  },
+  example({ user_id: "alice", agent_id: "travel-bot", device: "web", metadata: { app: "planner" } }),
+);
 export type CreateSessionInput = Static<typeof CreateSessionInput>;
 
-export const SessionUserInput = Type.Object({ user_id: UserId });
+export const SessionUserInput = Type.Object({ user_id: UserId }, example({ user_id: "alice" }));
 export type SessionUserInput = Static<typeof SessionUserInput>;
 
-export const SessionRef = Type.Object({ id: Name(256, "Session id"), user_id: UserId });
+const SessionId = Name(256, "Session id");
+export const SessionRef = Type.Object({ id: SessionId, user_id: UserId });
 export type SessionRef = Static<typeof SessionRef>;
+export const SessionPath = Type.Object({ id: SessionId }, example({ id: SESSION_ID }));
 
-export const ListSessionsInput = Type.Object({
-  user_id: UserId,
-  agent_id: Type.Optional(AgentId),
-  state: Type.Optional(State),
-  limit: Type.Optional(
-    Type.Number({ minimum: 1, maximum: 1000, multipleOf: 1, description: "Page size (default 50)" }),
-  ),
-});
+export const ListSessionsInput = Type.Object(
+  {
+    user_id: UserId,
+    agent_id: Type.Optional(AgentId),
+    state: Type.Optional(State),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
+  },
+  example({ user_id: "alice", state: "active", limit: 20 }),
+);
 export type ListSessionsInput = Static<typeof ListSessionsInput>;
 
-export const SweepInput = Type.Object({
-  user_id: Type.Optional(UserId),
-  agent_id: Type.Optional(AgentId),
-});
+export const SweepInput = Type.Object(
+  { user_id: Type.Optional(UserId), agent_id: Type.Optional(AgentId) },
+  example({ agent_id: "travel-bot" }),
+);
 export type SweepInput = Static<typeof SweepInput>;
 
 export const Session = Type.Object({
@@ -70,19 +79,41 @@ export const Session = Type.Object({
 });
 export type Session = Static<typeof Session>;
 
-export const SessionResponse = Type.Object({ success: Type.Literal(true), session: Session });
-export const SessionListResponse = Type.Object({
-  results: Type.Array(Session),
-  total: Type.Number({ description: "Sessions matching the filter" }),
-  has_more: Type.Boolean(),
-});
-export const ExpireIdleResponse = Type.Object({
-  success: Type.Literal(true),
-  idled: Type.Number(),
-  ended: Type.Number(),
-});
-export const CleanupResponse = Type.Object({
-  success: Type.Literal(true),
-  archived: Type.Number(),
-  deleted: Type.Number(),
-});
+const SESSION = {
+  id: SESSION_ID,
+  user_id: "alice",
+  agent_id: "travel-bot",
+  device: "web",
+  metadata: { app: "planner" },
+  state: "active",
+  created_at: "2026-06-01T09:30:00.000Z",
+  last_activity_at: "2026-06-01T09:30:00.000Z",
+  expires_at: "2026-06-02T09:30:00.000Z",
+  ended_at: null,
+  end_reason: null,
+  archived_at: null,
+};
+export const SessionResponse = Type.Object(
+  { success: Type.Literal(true), session: Session },
+  example({ success: true, session: SESSION }),
+);
+export type SessionResponse = Static<typeof SessionResponse>;
+export const SessionListResponse = Type.Object(
+  {
+    results: Type.Array(Session),
+    total: Type.Integer({ description: "Sessions matching the filter" }),
+    has_more: Type.Boolean(),
+  },
+  example({ results: [SESSION], total: 1, has_more: false }),
+);
+export type SessionListResponse = Static<typeof SessionListResponse>;
+export const ExpireIdleResponse = Type.Object(
+  { success: Type.Literal(true), idled: Type.Integer(), ended: Type.Integer() },
+  example({ success: true, idled: 2, ended: 1 }),
+);
+export type ExpireIdleResponse = Static<typeof ExpireIdleResponse>;
+export const CleanupResponse = Type.Object(
+  { success: Type.Literal(true), archived: Type.Integer(), deleted: Type.Integer() },
+  example({ success: true, archived: 3, deleted: 0 }),
+);
+export type CleanupResponse = Static<typeof CleanupResponse>;

@@ -18,10 +18,14 @@ import {
 import {
   DEFAULT_SPACE,
   MAX_SESSION_METADATA_BYTES,
+  type CleanupResponse,
   type CreateSessionInput,
+  type ExpireIdleResponse,
   type ListSessionsInput,
   type Session,
+  type SessionListResponse,
   type SessionRef,
+  type SessionResponse,
   type SessionUserInput,
   type SweepInput,
 } from "./sessions.schema";
@@ -40,7 +44,7 @@ export class SessionsService {
     private readonly policies: SessionPolicies,
   ) {}
 
-  create(input: CreateSessionInput) {
+  create(input: CreateSessionInput): SessionResponse {
     const metadata = JSON.stringify(input.metadata ?? {});
     if (Buffer.byteLength(metadata) > MAX_SESSION_METADATA_BYTES)
       throw validationError("metadata", `metadata must be at most ${MAX_SESSION_METADATA_BYTES} bytes of JSON`);
@@ -68,13 +72,13 @@ export class SessionsService {
     return { success: true as const, session: toView(row, rules, now) };
   }
 
-  get(ref: SessionRef) {
+  get(ref: SessionRef): SessionResponse {
     const row = this.store.read((r) => this.mustGet(r, ref.user_id, ref.id));
     return { success: true as const, session: toView(row, this.rules(row.memory_space_id), this.clock.now()) };
   }
 
   /** Newest first. Live rows are few per user and their state is computed, so they are filtered here. */
-  list(q: ListSessionsInput) {
+  list(q: ListSessionsInput): SessionListResponse {
     const now = this.clock.now();
     const limit = q.limit ?? 50;
     const space = q.agent_id ?? null;
@@ -96,7 +100,7 @@ export class SessionsService {
   }
 
   /** Activity: an idle session becomes active again; with autoExtend the expiry slides. */
-  touch(id: string, input: SessionUserInput) {
+  touch(id: string, input: SessionUserInput): SessionResponse {
     const now = this.clock.now();
     return this.store.write((tx) => {
       const { row, rules, phase } = this.current(tx, input.user_id, id, now);
@@ -116,7 +120,7 @@ export class SessionsService {
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
-  end(id: string, input: SessionUserInput) {
+  end(id: string, input: SessionUserInput): SessionResponse {
     const now = this.clock.now();
     return this.store.write((tx) => {
       const { row, rules, phase } = this.current(tx, input.user_id, id, now);
@@ -127,14 +131,14 @@ export class SessionsService {
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
-  expireIdle(input: SweepInput = {}) {
+  expireIdle(input: SweepInput = {}): ExpireIdleResponse {
     const now = this.clock.now();
     const { idled, ended } = this.store.write((tx) => this.settle(tx, scopeOf(input), now));
     return { success: true as const, idled, ended };
   }
 
   /** Settles the lifecycle first, then deletes (deleteEndedAfter) and archives (archiveAfter) by age since the end. */
-  cleanup(input: SweepInput = {}) {
+  cleanup(input: SweepInput = {}): CleanupResponse {
     const now = this.clock.now();
     const scope = scopeOf(input);
     return this.store.write((tx) => {

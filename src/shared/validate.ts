@@ -33,20 +33,9 @@ export function describeValueError(err: Pick<ValueError, "path" | "message" | "v
  */
 export const plainInteger = (v: unknown): unknown => (typeof v === "string" && /^-?\d{1,15}$/.test(v) ? Number(v) : v);
 
-/** The query's numeric parameters (by the schema) converted by plainInteger; other values stay strings. */
-function fromQueryString(schema: TSchema, query: Record<string, unknown>): Record<string, unknown> {
-  const props = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
-  const out: Record<string, unknown> = { ...query };
-  for (const [key, v] of Object.entries(out)) {
-    const type = props[key]?.type;
-    if (type === "number" || type === "integer") out[key] = plainInteger(v);
-  }
-  return out;
-}
-
-/** Validates and returns the typed value; `fromQuery` first converts query-string numbers ("5" → 5). */
-export function checkInput<T extends TSchema>(schema: T, value: unknown, fromQuery = false): Static<T> {
-  const input = fromQuery ? fromQueryString(schema, (value ?? {}) as Record<string, unknown>) : (value ?? {});
+/** Validates and returns the typed value (MCP tool arguments and the in-process SDK; HTTP routes use Elysia). */
+export function checkInput<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const input = value ?? {};
   const first = Value.Errors(schema, input).First();
   if (first) throw describeValueError(first);
   return input as Static<T>;

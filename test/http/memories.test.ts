@@ -238,6 +238,16 @@ describe("DELETE /delete_memory", () => {
     expect(r.body).toEqual({ success: true, deleted_count: 1 });
   });
 
+  test("checks a JSON body like the query: wrong types and unknown fields are 400 naming the field", async () => {
+    const bad = (field: string, error: string) => ({ success: false, error, code: "VALIDATION_ERROR", field });
+    expect((await t.request("DELETE", "/delete_memory", { memory_id: 5, user_id: "alice" })).body).toEqual(
+      bad("memory_id", "memory_id: expected string"),
+    );
+    expect(
+      (await t.request("DELETE", "/delete_memory", { memory_id: "m", user_id: "alice", force: true })).body,
+    ).toEqual(bad("force", "force: unexpected property"));
+  });
+
   test("answers 404 the second time", async () => {
     const id = (await add({ memory: "m" })).body.memory_ids[0];
     await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=alice`);
@@ -317,6 +327,17 @@ describe("GET /list_memories", () => {
     expect((await t.request("DELETE", `/delete_memory?memory_id=${b}&user_id=alice`)).status).toBe(404);
     await t.post("/delete_all_memories", { user_id: "alice" });
     expect([await total(), await total("&agent_id=editor")]).toEqual([0, 0]);
+  });
+
+  test("reads a query number only from decimal digits: blank, hex, exponent and fractional limits are 400 on limit", async () => {
+    for (const limit of ["", "%20", "0x10", "1e2", "2.5", "5abc"])
+      expect((await t.get(`/list_memories?user_id=alice&limit=${limit}`)).body).toEqual({
+        success: false,
+        error: "limit: expected integer",
+        code: "VALIDATION_ERROR",
+        field: "limit",
+      });
+    expect((await t.get("/list_memories?user_id=alice&limit=0007")).status).toBe(200);
   });
 
   test("rejects a limit outside 1–1000, a non-numeric limit and a forged cursor", async () => {

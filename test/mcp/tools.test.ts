@@ -248,7 +248,7 @@ describe("bad calls", () => {
     }
     expect(errorOf(await call("search_memory", { user_id: "alice", query: "x", limit: 0 }))).toEqual({
       success: false,
-      error: "limit: expected number to be greater or equal to 1",
+      error: "limit: expected integer to be greater or equal to 1",
       code: "VALIDATION_ERROR",
       field: "limit",
     });

@@ -105,6 +105,11 @@ describe("bad input", () => {
       expect(res.body).toEqual({ success: false, code: "VALIDATION_ERROR", field, error: expect.any(String) });
     });
 
+  test("the sweeps take no body at all: expire-idle and cleanup without one sweep every session", async () => {
+    expect((await t.request("POST", "/sessions/expire-idle")).body).toEqual({ success: true, idled: 0, ended: 0 });
+    expect((await t.request("POST", "/sessions/cleanup")).body).toEqual({ success: true, archived: 0, deleted: 0 });
+  });
+
   test("a body that is not JSON → 400 INVALID_JSON; one without a JSON content type → 415", async () => {
     expect((await t.post("/sessions", "{nope")).body.code).toBe("INVALID_JSON");
     const res = await t.post("/sessions", "user_id=u", { "content-type": "application/x-www-form-urlencoded" });
