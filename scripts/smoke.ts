@@ -35,6 +35,8 @@ export interface SmokeResult {
   warmRssAfterStartMb: number;
   firstHealthState: { cold: string; warm: string };
   health: unknown;
+  /** The API page as the binary serves it: bytes of the page and of its embedded assets, operations documented. */
+  apiPage: { pageBytes: number; assetBytes: Record<string, number>; operations: number };
   found: string;
   /** The same paraphrase search, sent right after the warm start's first /health. */
   foundWhileLoading: string;
@@ -112,6 +114,22 @@ async function findByParaphrase(url: string): Promise<string> {
   return found;
 }
 
+/** The page, every asset it links (embedded in the binary: no network) and the OpenAPI document. */
+async function apiPage(url: string): Promise<SmokeResult["apiPage"]> {
+  const get = async (path: string) => {
+    const res = await fetch(`${url}${path}`);
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+    return res;
+  };
+  const page = await (await get("/swagger")).text();
+  const assetBytes: Record<string, number> = {};
+  for (const [, ref] of page.matchAll(/(?:src|href)="(\/swagger\/assets\/[^"]+)"/g))
+    assetBytes[ref!.split("/").at(-1)!] = (await (await get(ref!)).arrayBuffer()).byteLength;
+  const doc = (await (await get("/swagger/json")).json()) as { paths: Record<string, object> };
+  const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+  return { pageBytes: page.length, assetBytes, operations };
+}
+
 async function stop(proc: ReturnType<typeof Bun.spawn>, signal: SmokeOptions["stopSignal"] = "SIGTERM"): Promise<void> {
   proc.kill(signal);
   const code = await proc.exited;
@@ -141,6 +159,7 @@ async function smokeIn(dir: string, binary: string, o: SmokeOptions): Promise<Sm
   const health = await fetch(`${cold.url}/health`).then((r) => r.json() as Promise<any>);
   if (health.status !== "ok" || health.search?.mode !== "hybrid")
     throw new Error(`unhealthy: ${JSON.stringify(health)}`);
+  const page = await apiPage(cold.url);
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "I adopted a golden retriever puppy last week" });
   await post(`${cold.url}/add_memories`, { user_id: "smoke", memory: "The quarterly budget review is on Thursday" });
   const found = await findByParaphrase(cold.url);
@@ -159,6 +178,7 @@ async function smokeIn(dir: string, binary: string, o: SmokeOptions): Promise<Sm
     warmRssAfterStartMb: warm.rssMb,
     firstHealthState: { cold: cold.firstState, warm: warm.firstState },
     health,
+    apiPage: page,
     found,
     foundWhileLoading,
   };

@@ -1,7 +1,6 @@
 // createApp(services): the Elysia app with every route group listed in one place, mounted at
 // the root and again under /v1 (cloud-compatible paths).
 import { router } from "./http/router";
-import { swagger } from "@elysiajs/swagger";
 import type { Services } from "./services";
 import { installPipeline, instrument, type CallRecord } from "./http/pipeline";
 import { RequestMetrics } from "./http/metrics";
@@ -12,6 +11,7 @@ import { layerRoutes } from "./http/layers.routes";
 import { governanceRoutes } from "./http/governance.routes";
 import { graphRoutes } from "./http/graph.routes";
 import { sessionRoutes } from "./http/sessions.routes";
+import { docsRoutes, isDocsPath } from "./http/docs.routes";
 import { createMcpHandler } from "./mcp/mount";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
@@ -39,22 +39,10 @@ export function createApp(s: Services) {
       allowedOrigins: s.config.allowedOrigins,
       corsOrigins: s.config.cors.enabled ? s.config.cors.origins : [],
     }),
-    open: (path) => OPEN_PATHS.has(path),
+    // The API page and document hold no data: public, like /health (and absent with --docs=off).
+    open: (path) => OPEN_PATHS.has(path) || (s.config.docs && isDocsPath(path)),
   });
-  app.use(
-    swagger({
-      path: "/swagger",
-      exclude: [/^\/v1\//],
-      documentation: {
-        info: {
-          title: "Engram",
-          version: s.version,
-          description: "Shared memory server for AI tools, with governance.",
-        },
-        components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-      },
-    }),
-  );
+  if (s.config.docs) app.use(docsRoutes(() => app.routes, s.version));
   const mcp = createMcpHandler(s);
   // Root only (no /v1 twin); the pipeline has parsed a JSON body already, so it is handed over.
   app.all("/mcp", ({ request, body }) => mcp(request, body), { detail: { hide: true } });

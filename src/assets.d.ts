@@ -15,3 +15,8 @@ declare module "*.so.1" {
   const path: string;
   export default path;
 }
+// Swagger UI's files, served by http/docs-page.ts (paths; embedded in the binary).
+declare module "swagger-ui-dist/*" {
+  const path: string;
+  export default path;
+}

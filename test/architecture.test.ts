@@ -131,7 +131,7 @@ const ONE_HOME: Record<string, (f: string) => boolean> = {
   "neo4j-driver": (f) => f === "graph/neo4j-graph.ts",
   "@huggingface/transformers": (f) => f === "search/transformers-embedder.ts",
   elysia: (f) => f.startsWith("http/") || f === "app.ts",
-  "@elysiajs/swagger": (f) => f === "app.ts",
+  "swagger-ui-dist": (f) => f === "http/docs-page.ts",
   "@modelcontextprotocol/sdk": (f) => f.startsWith("mcp/"),
 };
 

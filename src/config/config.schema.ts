@@ -191,6 +191,12 @@ export const ConfigSchema = Type.Object({
     computeDefault: (c: DefaultsContext) => Math.min(4, c.cores),
     defaultText: "one per core, up to 4",
   }),
+  docs: bool({
+    env: "ENGRAM_DOCS",
+    flag: "docs",
+    default: true,
+    description: "Serve the API page /swagger and the OpenAPI document /swagger/json, without auth (off: both 404)",
+  }),
   userId: optionalStr({
     env: "ENGRAM_USER_ID",
     flag: "user-id",

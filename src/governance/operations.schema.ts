@@ -3,7 +3,8 @@
 // produces the exact codes; these drive types and the OpenAPI document.
 
 import { Type, type Static } from "@sinclair/typebox";
-import { PolicyScope, TEMPLATE_NAMES } from "./policy.schema";
+import { example } from "~/shared/example";
+import { GovernancePolicy, PolicyScope, TEMPLATE_NAMES } from "./policy.schema";
 
 export const GOVERNANCE_LAYERS = ["conversations", "immutable", "mutable", "vector"] as const;
 export type GovernanceLayer = (typeof GOVERNANCE_LAYERS)[number];
@@ -15,13 +16,11 @@ export type StatsPeriod = (typeof STATS_PERIODS)[number];
 const Count = (description?: string) => Type.Integer(description ? { description } : {});
 const MB = (description: string) => Type.Number({ description: `${description} Megabytes (MiB) of record bytes.` });
 const Usd = Type.Number({ description: "Estimated monthly USD: storageFreed × STORAGE_USD_PER_MB_MONTH." });
-/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
-const example = <T>(value: T) => ({ examples: [value] });
 const JUNE = Date.UTC(2026, 5, 1);
 
 export const EnforceOptions = Type.Object(
   {
-    scope: Type.Optional(PolicyScope),
+    scope: PolicyScope,
     layers: Type.Optional(
       Type.Array(Type.String(), {
         description: "Any of conversations, immutable, mutable, vector; omitted = all four.",
@@ -58,7 +57,7 @@ export const EnforcementResult = Type.Object(
 export type EnforcementResult = Static<typeof EnforcementResult>;
 
 export const StatsOptions = Type.Object(
-  { period: Type.Optional(Type.String({ description: "7d, 30d, 90d or 1y." })) },
+  { period: Type.String({ description: "7d, 30d, 90d or 1y." }) },
   { description: "Options of getEnforcementStats.", ...example({ period: "30d" }) },
 );
 export type StatsOptions = Static<typeof StatsOptions>;
@@ -128,9 +127,7 @@ export const ComplianceReportOptions = Type.Object(
   {
     organizationId: Type.Optional(Type.String()),
     memorySpaceId: Type.Optional(Type.String()),
-    period: Type.Optional(
-      Type.Object({ start: DateInput, end: DateInput }, { description: "start strictly before end." }),
-    ),
+    period: Type.Object({ start: DateInput, end: DateInput }, { description: "start strictly before end." }),
   },
   {
     description: "Options of getComplianceReport (the SDK also accepts Date objects).",
@@ -204,6 +201,9 @@ export const ComplianceReport = Type.Object(
 export type ComplianceReport = Static<typeof ComplianceReport>;
 
 // ---- the HTTP routes' own inputs and results ----
+export const PolicyTemplate = Type.Omit(GovernancePolicy, ["organizationId", "memorySpaceId"], {
+  description: "A policy without its scope: a compliance template.",
+});
 export const MemorySpacePath = Type.Object(
   { memorySpaceId: Type.String({ description: "Memory space (agent_id) the override applies to." }) },
   example({ memorySpaceId: "travel-bot" }),

@@ -1,6 +1,7 @@
 // The graph's shapes (SPEC §6), written once: HTTP bodies, responses and the types the
 // stores use (`Static<...>`), with descriptions that become the OpenAPI document.
 import { Type, type Static } from "@sinclair/typebox";
+import { example } from "~/shared/example";
 
 export const MAX_TRAVERSE_DEPTH = 10;
 export const MAX_TRAVERSE_LIMIT = 1000;
@@ -8,8 +9,6 @@ export const DEFAULT_TRAVERSE_DEPTH = 2;
 export const DEFAULT_TRAVERSE_LIMIT = 100;
 export const DEFAULT_FIND_LIMIT = 50;
 
-/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
-const example = <T>(value: T) => ({ examples: [value] });
 const ANN = { type: "person", id: "ann", name: "Ann", properties: { role: "engineer" } };
 const OSLO = { type: "place", id: "oslo", name: "Oslo", properties: {} };
 const LIVES_IN = { from: { type: "person", id: "ann" }, type: "LIVES_IN", to: { type: "place", id: "oslo" } };
@@ -108,7 +107,7 @@ export const UpsertEntitiesBody = Type.Object(
       description: "Entities to create or update",
     }),
   },
-  example({ user_id: "alice", entities: [ANN, OSLO] }),
+  { additionalProperties: false, ...example({ user_id: "alice", entities: [ANN, OSLO] }) },
 );
 export type UpsertEntitiesBody = Static<typeof UpsertEntitiesBody>;
 
@@ -131,7 +130,10 @@ export const UpsertRelationshipsBody = Type.Object(
         "Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to)",
     }),
   },
-  example({ user_id: "alice", relationships: [{ ...LIVES_IN, properties: { since: 2019 } }] }),
+  {
+    additionalProperties: false,
+    ...example({ user_id: "alice", relationships: [{ ...LIVES_IN, properties: { since: 2019 } }] }),
+  },
 );
 export type UpsertRelationshipsBody = Static<typeof UpsertRelationshipsBody>;
 
@@ -222,7 +224,7 @@ export const TraverseBody = Type.Object(
       }),
     ),
   },
-  example({ user_id: "alice", start: { type: "person", id: "ann" }, max_depth: 2 }),
+  { additionalProperties: false, ...example({ user_id: "alice", start: { type: "person", id: "ann" }, max_depth: 2 }) },
 );
 export type TraverseBody = Static<typeof TraverseBody>;
 

@@ -1,6 +1,7 @@
 // The one code → HTTP status table and the one function that turns anything thrown into
 // the error envelope {success:false, error, code, field?}. Unknown errors are logged with a
 // request id and answered with a generic 500 — never a stack trace.
+import { Type, type Static } from "@sinclair/typebox";
 import { AppError, GovernanceValidationError, type AppErrorCode } from "~/shared/errors";
 import { describeValueError } from "~/shared/validate";
 import { newId } from "~/shared/ids";
@@ -23,13 +24,20 @@ export const STATUS: Record<AppErrorCode, number> = {
   STORAGE_FULL: 507,
 };
 
-export interface ErrorBody {
-  success: false;
-  error: string;
-  code: string;
-  field?: string;
-  name?: string;
-}
+/** The error envelope of SPEC §2.1 (the OpenAPI document's `Error` schema). */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String({ description: "Human-readable message" }),
+    code: Type.String({ description: "Machine-readable code: an AppError code, or a governance code (SPEC §5.6)" }),
+    field: Type.Optional(Type.String({ description: "Dotted path of the offending input field" })),
+    name: Type.Optional(
+      Type.Literal("GovernanceValidationError", { description: "Present on governance validation errors" }),
+    ),
+  },
+  { description: "Every error answer (SPEC §2.1)." },
+);
+export type ErrorBody = Static<typeof ErrorEnvelope>;
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -39,7 +47,7 @@ export function errorResponse(e: AppError | GovernanceValidationError, headers: 
   const body: ErrorBody = { success: false, error: e.message, code: e.code };
   if (e.field !== undefined) body.field = e.field;
   if (e instanceof GovernanceValidationError) {
-    body.name = e.name;
+    body.name = "GovernanceValidationError";
     return json(400, body, headers);
   }
   const extra: Record<string, string> = { ...headers };

@@ -1,7 +1,6 @@
 // HTTP for the governance API (SPEC §5.7). Input goes unvalidated by Elysia into the governance
 // validators, so HTTP reports exactly the codes and fields the SDK throws (SPEC §5.6); the route
 // specs document the same schemas.
-import { Type } from "@sinclair/typebox";
 import { router } from "./router";
 import { spec, type RouteSpec } from "./route-spec";
 import type { Services } from "~/services";
@@ -18,6 +17,7 @@ import {
   MemorySpacePath,
   OverrideResult,
   PolicyQuery,
+  PolicyTemplate,
   SimulationImpact,
   StatsOptions,
   TemplatePath,
@@ -25,15 +25,12 @@ import {
 import { getTemplate } from "~/governance/templates";
 
 type Input = NonNullable<RouteSpec["governance"]>;
-type Extra = Pick<RouteSpec, "description" | "examples" | "errors">;
+type Extra = Pick<RouteSpec, "description" | "examples" | "errors" | "writes">;
 const doc = (summary: string, governance: Input, response: RouteSpec["response"], more: Extra = {}) =>
   spec({ tag: "governance", summary, governance, response, ...more });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 // A whole policy is long: its examples are the built-in templates, not copies written here.
 const GDPR = { organizationId: "acme", ...getTemplate("GDPR") };
-const PolicyRules = Type.Omit(GovernancePolicy, ["organizationId", "memorySpaceId"], {
-  description: "A policy without its scope.",
-});
 const patch = { retention: { defaultVersions: 3 } };
 
 export const governanceRoutes = (s: Services) =>
@@ -81,7 +78,7 @@ export const governanceRoutes = (s: Services) =>
     .get(
       "/templates/:name",
       ({ params }) => s.governance.getTemplate(params.name),
-      doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)", { params: TemplatePath }, PolicyRules, {
+      doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)", { params: TemplatePath }, PolicyTemplate, {
         examples: { response: getTemplate("GDPR") },
       }),
     )
@@ -95,12 +92,13 @@ export const governanceRoutes = (s: Services) =>
       ({ body }) => s.governance.simulate(body),
       doc("Dry-run a (partial) policy on the real data", { body: GovernancePolicyPatch }, SimulationImpact, {
         examples: { body: { organizationId: "acme", vector: patch } },
+        writes: false,
       }),
     )
     .post(
       "/compliance-report",
       ({ body }) => s.governance.getComplianceReport(body),
-      doc("Compliance report for a period", { body: ComplianceReportOptions }, ComplianceReport),
+      doc("Compliance report for a period", { body: ComplianceReportOptions }, ComplianceReport, { writes: false }),
     )
     .get(
       "/stats",

@@ -48,5 +48,6 @@ export const graphRoutes = (s: Services) =>
         body: TraverseBody,
         response: TraverseResponse,
         errors: ["NOT_FOUND", "UNAVAILABLE"],
+        writes: false,
       }),
     );

@@ -82,6 +82,7 @@ export const layerRoutes = (s: Services) =>
         query: GetImmutableQuery,
         response: ImmutableRecordResponse,
         errors: ["NOT_FOUND"],
+        writes: true, // accessed_at, for purgeUnusedAfter
       }),
     )
     .get(
@@ -91,6 +92,7 @@ export const layerRoutes = (s: Services) =>
         params: ImmutableKey,
         response: ImmutableVersionsResponse,
         errors: ["NOT_FOUND"],
+        writes: true,
       }),
     )
     .put(
@@ -105,7 +107,7 @@ export const layerRoutes = (s: Services) =>
     .get(
       "/mutable/:namespace/:key",
       ({ params }) => s.mutable.get(params.namespace, params.key),
-      mutable("Read a key", { params: MutableKey, response: MutableResponse, errors: ["NOT_FOUND"] }),
+      mutable("Read a key", { params: MutableKey, response: MutableResponse, errors: ["NOT_FOUND"], writes: true }),
     )
     .delete(
       "/mutable/:namespace/:key",

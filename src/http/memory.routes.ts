@@ -52,6 +52,7 @@ export const memoryRoutes = (s: Services) =>
         body: SearchMemoryInput,
         response: SearchResponse,
         errors: ["UNAVAILABLE"],
+        writes: false,
       }),
     )
     .get(
@@ -84,19 +85,20 @@ export const memoryRoutes = (s: Services) =>
       ({ body }) => s.memory.update(body),
       doc({
         summary: "Update one memory",
-        description: "Keeps the previous text as a version.",
+        description: "Keeps the previous text as a version. A concurrent update of the same memory: 409, retry.",
         body: UpdateMemoryInput,
         response: MemoryResponse,
-        errors: ["NOT_FOUND"],
+        errors: ["NOT_FOUND", "CONFLICT"],
       }),
     )
     .delete("/delete_memory", ({ query }) => s.memory.delete(query), {
       ...doc({
         summary: "Delete one memory",
-        description: "memory_id and user_id as query parameters (or the same fields in a JSON body).",
+        description:
+          "memory_id and user_id as query parameters (or the same fields in a JSON body). Under a policy's minimum retention: 409.",
         query: MemoryRef,
         response: DeleteResponse,
-        errors: ["NOT_FOUND"],
+        errors: ["NOT_FOUND", "CONFLICT"],
       }),
       // The fields of a JSON body join the query before validation; the query wins a clash.
       transform: ({ query, body }) => {

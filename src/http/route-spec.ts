@@ -23,7 +23,7 @@ export interface RouteSpec {
    * (SPEC §5.6: INVALID_PERIOD, …) with status 400, exactly as the SDK throws them. Documented only.
    */
   governance?: { body?: TSchema; optionalBody?: boolean; params?: TObject; query?: TObject };
-  /** The 200 answer. Documented, not checked per request (test/http/every-route.test.ts checks it). */
+  /** The 200 answer. Documented, not checked per request (test/openapi/client.test.ts checks it). */
   response: TSchema;
   /** The same 200 as text too (content negotiation by Accept), e.g. the Prometheus exposition format. */
   text?: { mediaType: string; description: string; example: string };
@@ -33,6 +33,8 @@ export interface RouteSpec {
   errors?: readonly AppErrorCode[];
   /** Answers without auth. */
   open?: boolean;
+  /** Writes to the store, so a full disk answers 507 STORAGE_FULL. Default: every method but GET. */
+  writes?: boolean;
 }
 
 /** The schemas S declares for Elysia; an undeclared one is left out (Elysia then types that part itself). */
@@ -40,8 +42,20 @@ type Schemas<S> = (S extends { params: infer T extends TSchema } ? { params: T }
   (S extends { query: infer T extends TSchema } ? { query: T } : {}) &
   (S extends { body: infer T extends TSchema } ? { body: T } : {});
 
+/**
+ * Elysia sets `additionalProperties: false` on an input schema that does not say, in place and only when the
+ * route first compiles: the same schema object then changed for MCP and the SDK, and the OpenAPI document
+ * changed with the traffic. So each input schema must say it itself.
+ */
+function mustSayAdditional(summary: string, schemas: (TSchema | undefined)[]): void {
+  for (const schema of schemas)
+    if (schema?.type === "object" && !("additionalProperties" in schema))
+      throw new Error(`route "${summary}": give its input schema an explicit additionalProperties (usually false)`);
+}
+
 /** A route's spec as the hook Elysia wants: validation schemas plus the spec itself under `detail`. */
 export function spec<const S extends RouteSpec>(s: S) {
+  mustSayAdditional(s.summary, [s.params, s.query, s.body]);
   return {
     ...(s.params ? { params: s.params } : {}),
     ...(s.query ? { query: s.query, transform: queryConverter(s.query) } : {}),

@@ -1,7 +1,7 @@
 // The answers of /health and /metrics (JSON), written once for the routes, OpenAPI and the SDK.
 import { Type, type Static } from "@sinclair/typebox";
+import { example } from "~/shared/example";
 
-const example = <T>(value: T) => ({ examples: [value] });
 const Mode = Type.Union([Type.Literal("hybrid"), Type.Literal("keyword")], {
   description: "hybrid (vectors + keywords) or keyword (no model)",
 });

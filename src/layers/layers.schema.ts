@@ -1,6 +1,7 @@
 // Request and response schemas of the layer APIs (SPEC §5.1): conversations, immutable
 // records and mutable key/values.
 import { Type, type Static } from "@sinclair/typebox";
+import { example } from "~/shared/example";
 import { Message } from "~/memory/memory.schema";
 
 const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
@@ -8,8 +9,6 @@ const Name = (description: string) =>
   Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f]+$", description });
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Integer(o);
 const Messages = Type.Array(Message, { minItems: 1, maxItems: 100 });
-/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
-const example = <T>(value: T) => ({ examples: [value] });
 const Iso = Type.String({ format: "date-time" });
 const IsoOrNull = Type.Union([Iso, Type.Null()]);
 const AT = "2026-06-01T09:30:00.000Z";
@@ -23,21 +22,30 @@ export const CreateConversationInput = Type.Object(
     session_id: Type.Optional(Name("Session")),
     messages: Type.Optional(Messages),
   },
-  example({ user_id: "alice", agent_id: "travel-bot", messages: SAY }),
+  { additionalProperties: false, ...example({ user_id: "alice", agent_id: "travel-bot", messages: SAY }) },
 );
 export type CreateConversationInput = Static<typeof CreateConversationInput>;
 
 export const AppendMessagesInput = Type.Object(
   { user_id: UserId, messages: Messages },
-  example({ user_id: "alice", messages: [{ role: "assistant", content: "Noted: passport renewal in May." }] }),
+  {
+    additionalProperties: false,
+    ...example({ user_id: "alice", messages: [{ role: "assistant", content: "Noted: passport renewal in May." }] }),
+  },
 );
 export type AppendMessagesInput = Static<typeof AppendMessagesInput>;
 
 const ConversationId = Name("Conversation id");
 export const ConversationRef = Type.Object({ id: ConversationId, user_id: UserId });
 export type ConversationRef = Static<typeof ConversationRef>;
-export const ConversationPath = Type.Object({ id: ConversationId }, example({ id: CONVERSATION_ID }));
-export const ConversationUser = Type.Object({ user_id: UserId }, example({ user_id: "alice" }));
+export const ConversationPath = Type.Object(
+  { id: ConversationId },
+  { additionalProperties: false, ...example({ id: CONVERSATION_ID }) },
+);
+export const ConversationUser = Type.Object(
+  { user_id: UserId },
+  { additionalProperties: false, ...example({ user_id: "alice" }) },
+);
 
 export const ListConversationsInput = Type.Object(
   {
@@ -47,7 +55,7 @@ export const ListConversationsInput = Type.Object(
       Type.String({ minLength: 1, maxLength: 512, description: "next_cursor of the previous page" }),
     ),
   },
-  example({ user_id: "alice", limit: 20 }),
+  { additionalProperties: false, ...example({ user_id: "alice", limit: 20 }) },
 );
 export type ListConversationsInput = Static<typeof ListConversationsInput>;
 
@@ -60,7 +68,7 @@ const RecordType = Type.String({
 });
 export const ImmutableKey = Type.Object(
   { type: RecordType, id: Name("Record id") },
-  example({ type: "kb-article", id: "passport-renewal" }),
+  { additionalProperties: false, ...example({ type: "kb-article", id: "passport-renewal" }) },
 );
 const ARTICLE = { title: "Renewing a passport", body: "Book an appointment six weeks ahead." };
 export const PutImmutableInput = Type.Object(
@@ -69,17 +77,17 @@ export const PutImmutableInput = Type.Object(
     user_id: Type.Optional(UserId),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
-  example({ data: ARTICLE, metadata: { lang: "en" } }),
+  { additionalProperties: false, ...example({ data: ARTICLE, metadata: { lang: "en" } }) },
 );
 export type PutImmutableInput = Static<typeof PutImmutableInput>;
 export const GetImmutableQuery = Type.Object(
   { version: Type.Optional(Int({ minimum: 1, maximum: 2 ** 31, description: "A past version" })) },
-  example({ version: 1 }),
+  { additionalProperties: false, ...example({ version: 1 }) },
 );
 
 export const MutableKey = Type.Object(
   { namespace: Name("Namespace"), key: Name("Key") },
-  example({ namespace: "prefs", key: "alice-theme" }),
+  { additionalProperties: false, ...example({ namespace: "prefs", key: "alice-theme" }) },
 );
 export const PutMutableInput = Type.Object(
   {
@@ -88,7 +96,7 @@ export const PutMutableInput = Type.Object(
     expiresAt: Type.Optional(Type.Number({ minimum: 0, description: "Expiry in epoch ms" })),
     user_id: Type.Optional(UserId),
   },
-  example({ value: { theme: "dark" }, ttl: "30d" }),
+  { additionalProperties: false, ...example({ value: { theme: "dark" }, ttl: "30d" }) },
 );
 export type PutMutableInput = Static<typeof PutMutableInput>;
 

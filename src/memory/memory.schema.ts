@@ -1,6 +1,7 @@
 // The memory API's request and response schemas (SPEC §2), written once: they validate HTTP
 // bodies, document OpenAPI, type the service and become the MCP tool input schemas.
 import { Type, type Static } from "@sinclair/typebox";
+import { example } from "~/shared/example";
 
 export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
@@ -73,9 +74,7 @@ const MemoryIdField = Type.String({
   maxLength: 256,
   description: "Id of the memory, as add_memories, search_memory or list_memories gave it",
 });
-/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
 const EXAMPLE_ID = "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07";
-const example = <T>(value: T) => ({ examples: [value] });
 
 export const Message = Type.Object(
   {
@@ -175,7 +174,10 @@ export const MemoryRef = Type.Object(
 export type MemoryRef = Static<typeof MemoryRef>;
 
 /** The path of /memories/:id/… */
-export const MemoryPath = Type.Object({ id: MemoryIdField }, example({ id: EXAMPLE_ID }));
+export const MemoryPath = Type.Object(
+  { id: MemoryIdField },
+  { additionalProperties: false, ...example({ id: EXAMPLE_ID }) },
+);
 /** A query holding only the user. */
 export const UserQuery = Type.Object({ user_id: UserId }, { ...STRICT, ...example({ user_id: "alice" }) });
 

@@ -1,6 +1,7 @@
 // Request and response schemas of the sessions API (SPEC §5.8), written once for HTTP
 // validation, OpenAPI and the service's types.
 import { Type, type Static } from "@sinclair/typebox";
+import { example } from "~/shared/example";
 import { SESSION_STATES } from "./lifecycle";
 
 export const MAX_SESSION_METADATA_BYTES = 16 * 1024;
@@ -17,8 +18,6 @@ const State = Type.Union([Type.Literal(ACTIVE), Type.Literal(IDLE), Type.Literal
 });
 const Iso = (description: string) => Type.String({ description: `${description} (ISO 8601)` });
 const IsoOrNull = (description: string) => Type.Union([Iso(description), Type.Null()]);
-/** Example values (the `examples` keyword): OpenAPI shows them and test/http/every-route.test.ts sends them. */
-const example = <T>(value: T) => ({ examples: [value] });
 const SESSION_ID = "0193a6b2-a1c4-7e2f-9b3d-6f8a0c2e4b15";
 
 export const CreateSessionInput = Type.Object(
@@ -28,17 +27,26 @@ export const CreateSessionInput = Type.Object(
     device: Type.Optional(Name(64, "Device type, e.g. web, mobile, cli (maxSessionsPerDevice counts per type)")),
     metadata: Type.Optional(Metadata),
   },
-  example({ user_id: "alice", agent_id: "travel-bot", device: "web", metadata: { app: "planner" } }),
+  {
+    additionalProperties: false,
+    ...example({ user_id: "alice", agent_id: "travel-bot", device: "web", metadata: { app: "planner" } }),
+  },
 );
 export type CreateSessionInput = Static<typeof CreateSessionInput>;
 
-export const SessionUserInput = Type.Object({ user_id: UserId }, example({ user_id: "alice" }));
+export const SessionUserInput = Type.Object(
+  { user_id: UserId },
+  { additionalProperties: false, ...example({ user_id: "alice" }) },
+);
 export type SessionUserInput = Static<typeof SessionUserInput>;
 
 const SessionId = Name(256, "Session id");
 export const SessionRef = Type.Object({ id: SessionId, user_id: UserId });
 export type SessionRef = Static<typeof SessionRef>;
-export const SessionPath = Type.Object({ id: SessionId }, example({ id: SESSION_ID }));
+export const SessionPath = Type.Object(
+  { id: SessionId },
+  { additionalProperties: false, ...example({ id: SESSION_ID }) },
+);
 
 export const ListSessionsInput = Type.Object(
   {
@@ -47,13 +55,13 @@ export const ListSessionsInput = Type.Object(
     state: Type.Optional(State),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Page size (default 50)" })),
   },
-  example({ user_id: "alice", state: "active", limit: 20 }),
+  { additionalProperties: false, ...example({ user_id: "alice", state: "active", limit: 20 }) },
 );
 export type ListSessionsInput = Static<typeof ListSessionsInput>;
 
 export const SweepInput = Type.Object(
   { user_id: Type.Optional(UserId), agent_id: Type.Optional(AgentId) },
-  example({ agent_id: "travel-bot" }),
+  { additionalProperties: false, ...example({ agent_id: "travel-bot" }) },
 );
 export type SweepInput = Static<typeof SweepInput>;
 

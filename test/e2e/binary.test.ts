@@ -15,5 +15,11 @@ describe.skipIf(!existsSync(BINARY))(existsSync(BINARY) ? "dist/engram" : reason
       search: { mode: "hybrid", model: "engram/glove-sif", state: "ready" },
     });
     expect(r.found).toBe("I adopted a golden retriever puppy last week");
+    // The API page's files are embedded whole: the same bytes as the pinned swagger-ui-dist.
+    const dist = join(import.meta.dir, "..", "..", "node_modules", "swagger-ui-dist");
+    for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"])
+      expect(r.apiPage.assetBytes[file]).toBe(Bun.file(join(dist, file)).size);
+    const doc = await Bun.file(join(import.meta.dir, "..", "..", "docs", "openapi.json")).json();
+    expect(r.apiPage.operations).toBe(Object.values(doc.paths as object[]).flatMap((ops) => Object.keys(ops)).length);
   }, 60_000);
 });

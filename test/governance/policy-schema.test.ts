@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { GovernancePolicy, GovernancePolicyPatch } from "~/governance/policy.schema";
-import { EnforceOptions, SimulationImpact } from "~/governance/operations.schema";
+import {
+  ComplianceReportOptions,
+  EnforceOptions,
+  SimulationImpact,
+  StatsOptions,
+} from "~/governance/operations.schema";
 import { getTemplate } from "~/governance/templates";
 import { simulationImpact } from "~/governance/plan-summary";
 
@@ -19,7 +24,13 @@ describe("policy schemas", () => {
         compliance: { mode: "Foo" },
       }),
     ).toBe(true);
-    expect(Value.Check(EnforceOptions, { layers: ["nope"] })).toBe(true);
+    expect(Value.Check(EnforceOptions, { scope: {}, layers: ["nope"] })).toBe(true);
+  });
+
+  test("the options schemas say which parts the validators require: enforce's scope, the period of stats and reports", () => {
+    expect(EnforceOptions.required).toEqual(["scope"]);
+    expect(StatsOptions.required).toEqual(["period"]);
+    expect(ComplianceReportOptions.required).toEqual(["period"]);
   });
 
   test("every schema carries a description for the OpenAPI document", () => {

@@ -92,6 +92,7 @@ describe("bad input", () => {
     ["list with an unknown state", () => t.get("/sessions?user_id=u&state=sleeping"), "state"],
     ["list with limit 0", () => t.get("/sessions?user_id=u&limit=0"), "limit"],
     ["list with limit 1001", () => t.get("/sessions?user_id=u&limit=1001"), "limit"],
+    ["list with a mistyped parameter", () => t.get("/sessions?user_id=u&limti=5"), "limti"],
     ["get without user_id", () => t.get("/sessions/abc"), "user_id"],
     ["touch without user_id", () => t.post("/sessions/abc/touch", {}), "user_id"],
     ["end with a numeric user_id", () => t.post("/sessions/abc/end", { user_id: 7 }), "user_id"],
