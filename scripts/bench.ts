@@ -6,7 +6,7 @@
 // --batch=100 loads 100 memories per request (for 1M-memory runs); ingest/s is then per memory.
 // --users spreads the memories over that many users (default one per 1,000 memories; e.g. --users=2000
 // with --memories=20000 gives each user 10, as on a server for many people).
-import { mkdtempSync, mkdirSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
@@ -36,6 +36,9 @@ const SEED_MS: Record<string, [number, number]> = {
   delete_all: [50, 200],
 };
 
+/** The server process, killed if the bench stops early (even while it starts). */
+let serverProc: ReturnType<typeof Bun.spawn> | undefined;
+
 async function startServer(
   dir: string,
 ): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number; readyMs: number }> {
@@ -49,6 +52,7 @@ async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const proc = Bun.spawn([...cmd, ...args], { stdout: "pipe", stderr: "inherit", env: { ...process.env } });
+  serverProc = proc;
   // Cold start = spawn → first /health 200 (BENCH.md); ready = the startup line (model loaded).
   while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) {
     if (proc.exitCode !== null) throw new Error("server exited during start-up");
@@ -141,108 +145,122 @@ async function drive(url: string, kind: string, ids: [string, string][], concurr
   };
 }
 
+// The store (tens of MB) lives in a temp folder that goes when the bench ends: done, failed or interrupted.
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
-const server = await startServer(dir);
-const rssStart = rssMb(server.proc.pid);
-const privateStart = rssMb(server.proc.pid, "RssAnon");
-console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
-const { ids, perSecond } = await load(server.url, server);
-const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as {
-  search: { mode: string; model: string | null };
+const cleanUp = () => {
+  serverProc?.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
 };
-const rows: Record<string, unknown>[] = [];
-// At concurrency C the server is saturated and latency is mostly queueing (p50 ≈ C / throughput), so
-// search latency is also measured below saturation, at LATENCY_C concurrent clients (other queries:
-// each run has its own seed, so the result cache does not answer the second).
-const runsOf = [
-  ["search", C],
-  ...(LATENCY_C !== C ? [["search", LATENCY_C]] : []),
-  ["get", C],
-  ["list", C],
-  ["add", C],
-] as [string, number][];
-for (const [kind, concurrency] of runsOf) {
-  const r = await drive(server.url, kind, ids, concurrency);
-  const [lo, hi] = SEED_MS[kind]!;
-  const endpoint = concurrency === C ? kind : `${kind} (concurrency ${concurrency})`;
-  rows.push({ endpoint, concurrency, ...r, seed_ms: `${lo}–${hi}`, speedup_vs_seed_best: lo / r.p50 });
-  console.error(`${endpoint}: p50 ${r.p50.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`);
-}
-// delete_all is timed on one user holding DELETE_ALL memories (BENCH.md: 10k), stored 100 per request;
-// three rounds (fill, delete), reported as the median: one round moves by ±2× on these machines.
-const victim = "delete-all-user";
-const drnd = mulberry32(11);
-const dvocab = await loadVocabulary();
-const erasurePending = async () =>
-  ((await fetch(`${server.url}/metrics`).then((r) => r.json())) as { vector_erasures_pending: number })
-    .vector_erasures_pending;
-const rounds: { ms: number; erasedMs: number }[] = [];
-let count = 0;
-for (let round = 0; round < 3; round++) {
-  for (let i = 0; i < DELETE_ALL; i += 100) {
-    const messages = Array.from({ length: Math.min(100, DELETE_ALL - i) }, () => ({
-      role: "user",
-      content: makeText(dvocab, drnd),
-    }));
-    await fetch(`${server.url}/add_memories`, {
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
+try {
+  const server = await startServer(dir);
+  const rssStart = rssMb(server.proc.pid);
+  const privateStart = rssMb(server.proc.pid, "RssAnon");
+  console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
+  const { ids, perSecond } = await load(server.url, server);
+  const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as {
+    search: { mode: string; model: string | null };
+  };
+  const rows: Record<string, unknown>[] = [];
+  // At concurrency C the server is saturated and latency is mostly queueing (p50 ≈ C / throughput), so
+  // search latency is also measured below saturation, at LATENCY_C concurrent clients (other queries:
+  // each run has its own seed, so the result cache does not answer the second).
+  const runsOf = [
+    ["search", C],
+    ...(LATENCY_C !== C ? [["search", LATENCY_C]] : []),
+    ["get", C],
+    ["list", C],
+    ["add", C],
+  ] as [string, number][];
+  for (const [kind, concurrency] of runsOf) {
+    const r = await drive(server.url, kind, ids, concurrency);
+    const [lo, hi] = SEED_MS[kind]!;
+    const endpoint = concurrency === C ? kind : `${kind} (concurrency ${concurrency})`;
+    rows.push({ endpoint, concurrency, ...r, seed_ms: `${lo}–${hi}`, speedup_vs_seed_best: lo / r.p50 });
+    console.error(`${endpoint}: p50 ${r.p50.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`);
+  }
+  // delete_all is timed on one user holding DELETE_ALL memories (BENCH.md: 10k), stored 100 per request;
+  // three rounds (fill, delete), reported as the median: one round moves by ±2× on these machines.
+  const victim = "delete-all-user";
+  const drnd = mulberry32(11);
+  const dvocab = await loadVocabulary();
+  const erasurePending = async () =>
+    ((await fetch(`${server.url}/metrics`).then((r) => r.json())) as { vector_erasures_pending: number })
+      .vector_erasures_pending;
+  const rounds: { ms: number; erasedMs: number }[] = [];
+  let count = 0;
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < DELETE_ALL; i += 100) {
+      const messages = Array.from({ length: Math.min(100, DELETE_ALL - i) }, () => ({
+        role: "user",
+        content: makeText(dvocab, drnd),
+      }));
+      await fetch(`${server.url}/add_memories`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ user_id: victim, messages }),
+      });
+    }
+    count = (
+      (await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }
+    ).total;
+    const t0 = performance.now();
+    await fetch(`${server.url}/delete_all_memories`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ user_id: victim, messages }),
+      body: JSON.stringify({ user_id: victim }),
     });
+    const ms = performance.now() - t0;
+    // A bulk delete erases the vectors right after it answers (src/store/sqlite/vector-erasure.ts): time that too.
+    while ((await erasurePending()) > 0) await Bun.sleep(2);
+    rounds.push({ ms, erasedMs: performance.now() - t0 });
   }
-  count = (
-    (await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }
-  ).total;
-  const t0 = performance.now();
-  await fetch(`${server.url}/delete_all_memories`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user_id: victim }),
-  });
-  const ms = performance.now() - t0;
-  // A bulk delete erases the vectors right after it answers (src/store/sqlite/vector-erasure.ts): time that too.
-  while ((await erasurePending()) > 0) await Bun.sleep(2);
-  rounds.push({ ms, erasedMs: performance.now() - t0 });
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const deleteAllMs = median(rounds.map((r) => r.ms));
-const erasedMs = median(rounds.map((r) => r.erasedMs));
-const result = {
-  date: new Date().toISOString(),
-  commit: Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim(),
-  machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
-  target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
-  search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
-  memories: N,
-  users: USERS,
-  concurrency: C,
-  duration_s: DURATION / 1000,
-  load_batch: BATCH,
-  cold_start_ms: server.coldStartMs,
-  ready_ms: server.readyMs,
-  ingest_per_s: perSecond,
-  rss_mb: { start: rssStart, end: rssMb(server.proc.pid) },
-  rss_private_mb: { start: privateStart, end: rssMb(server.proc.pid, "RssAnon") },
-  store_mb: storeMb(dir),
-  delete_all: { memories: count, ms: deleteAllMs, vectors_erased_ms: erasedMs, rounds },
-  endpoints: rows,
-};
-server.proc.kill("SIGTERM");
-await server.proc.exited;
-mkdirSync(dirname(OUT), { recursive: true });
-writeFileSync(OUT, JSON.stringify(result, null, 2));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const deleteAllMs = median(rounds.map((r) => r.ms));
+  const erasedMs = median(rounds.map((r) => r.erasedMs));
+  const result = {
+    date: new Date().toISOString(),
+    commit: Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim(),
+    machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
+    target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
+    search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
+    memories: N,
+    users: USERS,
+    concurrency: C,
+    duration_s: DURATION / 1000,
+    load_batch: BATCH,
+    cold_start_ms: server.coldStartMs,
+    ready_ms: server.readyMs,
+    ingest_per_s: perSecond,
+    rss_mb: { start: rssStart, end: rssMb(server.proc.pid) },
+    rss_private_mb: { start: privateStart, end: rssMb(server.proc.pid, "RssAnon") },
+    store_mb: storeMb(dir),
+    delete_all: { memories: count, ms: deleteAllMs, vectors_erased_ms: erasedMs, rounds },
+    endpoints: rows,
+  };
+  server.proc.kill("SIGTERM");
+  await server.proc.exited;
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(result, null, 2));
 
-const f = (n: number) => n.toFixed(2);
-console.log(
-  `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`,
-);
-console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
-console.log("|---|---|---|---|---|---|---|---|");
-for (const r of rows as any[])
+  const f = (n: number) => n.toFixed(2);
   console.log(
-    `| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`,
+    `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`,
   );
-console.log(
-  `\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms, median of ${rounds.map((r) => r.ms.toFixed(0)).join(" / ")} (seed 50–200 ms; vectors erased after ${f(erasedMs)} ms) · cold start ${f(server.coldStartMs)} ms (model ready ${f(server.readyMs)} ms) · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB (private ${privateStart.toFixed(0)} → ${result.rss_private_mb.end.toFixed(0)} MB; the rest is mapped files: code and store pages) · store ${result.store_mb.toFixed(1)} MB`,
-);
-console.log(`JSON: ${OUT}`);
+  console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of rows as any[])
+    console.log(
+      `| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`,
+    );
+  console.log(
+    `\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms, median of ${rounds.map((r) => r.ms.toFixed(0)).join(" / ")} (seed 50–200 ms; vectors erased after ${f(erasedMs)} ms) · cold start ${f(server.coldStartMs)} ms (model ready ${f(server.readyMs)} ms) · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB (private ${privateStart.toFixed(0)} → ${result.rss_private_mb.end.toFixed(0)} MB; the rest is mapped files: code and store pages) · store ${result.store_mb.toFixed(1)} MB`,
+  );
+  console.log(`JSON: ${OUT}`);
+} finally {
+  cleanUp();
+}

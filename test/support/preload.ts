@@ -1,5 +1,7 @@
-// Runs once before the test files: makes sure the built-in engram/glove-sif model exists in the
-// models cache (ENGRAM_MODELS_DIR, else $XDG_CACHE_HOME/engram/models), building it on a fresh machine.
+// Runs once before the test files: gives the run a temp folder of its own (removed at the end), and
+// makes sure the built-in engram/glove-sif model exists in the models cache (ENGRAM_MODELS_DIR, else
+// $XDG_CACHE_HOME/engram/models), building it on a fresh machine.
+import "./temp-root";
 import { join } from "node:path";
 import { cacheRoot } from "~/shared/native-files.ts";
 import { ensureBuiltinModel } from "~/search/model/build-glove-sif.ts";
