@@ -35,6 +35,8 @@ export class RankPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
+  /** Callers of nextReplacement(), resolved when a replacement worker has opened. */
+  private replacementWaiters: (() => void)[] = [];
 
   private constructor(private readonly options: RankPoolOptions) {}
 
@@ -65,6 +67,11 @@ export class RankPool {
       slot.pending.set(id, { resolve, reject });
       slot.worker.postMessage({ id, req });
     });
+  }
+
+  /** Resolves once the next stopped worker has been replaced and its connection is open. */
+  nextReplacement(): Promise<void> {
+    return new Promise((resolve) => this.replacementWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -111,8 +118,11 @@ export class RankPool {
         this.slots.splice(at, 1);
         this.fail(slot, new AppError("UNAVAILABLE", "a search worker stopped; retry"));
         worker.terminate();
-        this.spawn().catch((e: Error) =>
-          this.options.logger.error("could not replace a search worker", { error: e.message }),
+        this.spawn().then(
+          () => {
+            for (const resolve of this.replacementWaiters.splice(0)) resolve();
+          },
+          (e: Error) => this.options.logger.error("could not replace a search worker", { error: e.message }),
         );
       };
       worker.onerror = (event: ErrorEvent) => lost(event.message);

@@ -64,22 +64,24 @@ describe("durability", () => {
     const s = await start([`--store-url=${db}`, "--embedding-model=none"]);
     const acked: string[] = [];
     let stop = false;
+    // Gate: kill once 21 writes are acknowledged, with the four writers still sending more.
+    let enoughAcked!: () => void;
+    const enough = new Promise<void>((resolve) => (enoughAcked = resolve));
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; !stop; i++) {
         try {
           const r = await postJson(`${s.url}/add_memories`, { user_id: "crash", memory: `writer ${w} item ${i}` });
-          if (r.status === 200) acked.push(r.body.memory_ids[0]);
+          if (r.status === 200 && acked.push(r.body.memory_ids[0]) === 21) enoughAcked();
         } catch {
           return;
         }
       }
     });
-    await Bun.sleep(400);
+    await enough;
     s.proc.kill(9);
     stop = true;
     await Promise.all(writers);
     await s.proc.exited;
-    expect(acked.length).toBeGreaterThan(20);
     const again = await start([`--store-url=${db}`, "--embedding-model=none"]);
     const stored = new Set<string>();
     for (let cursor = ""; ; ) {

@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "~/main";
 import { silentLogger } from "~/shared/logger";
 import { jsonPost, openConnection, statusOf } from "../support/raw-http";
 import { spawnServer, tempDir } from "../support/server-process";
-import { GatedEmbedder } from "../support/embedders";
+import { HoldingEmbedder } from "../support/embedders";
 
 let server: RunningServer | null = null;
 const dirs: string[] = [];
@@ -17,7 +17,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const start = async (embedder: GatedEmbedder | null = null) => {
+const start = async (embedder: HoldingEmbedder | null = null) => {
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", port: 0 } });
   server = await startServer(config, { logger: silentLogger(), embedder });
   return server;
@@ -42,7 +42,7 @@ describe("stop()", () => {
   });
 
   test("waits for a request still running, then answers it", async () => {
-    const embedder = new GatedEmbedder();
+    const embedder = new HoldingEmbedder();
     const s = await start(embedder);
     const c = await openConnection(s.port);
     c.socket.write(jsonPost(s.port, "/add_memories", { user_id: "u", memory: "held" }));
@@ -54,7 +54,7 @@ describe("stop()", () => {
   });
 
   test("gives up on a request still running after the bound, and still closes", async () => {
-    const embedder = new GatedEmbedder();
+    const embedder = new HoldingEmbedder();
     const s = await start(embedder);
     const c = await openConnection(s.port);
     c.socket.write(jsonPost(s.port, "/add_memories", { user_id: "u", memory: "held forever" }));

@@ -1,5 +1,5 @@
 // The GraphStore contract against a live Neo4j (only when NEO4J_URI points at one), the
-// mirror over it, and the always-run check that a down server means UNAVAILABLE, fast.
+// mirror over it, and the always-run check that a down server means UNAVAILABLE, not a hang.
 import { describe, expect, test } from "bun:test";
 import { Neo4jGraph } from "~/graph/neo4j-graph";
 import { MirroredGraph } from "~/graph/mirrored-graph";
@@ -34,7 +34,7 @@ function closedPort(): number {
 }
 
 describe("neo4j when the server is down", () => {
-  test("graph calls throw UNAVAILABLE within a few seconds", async () => {
+  test("graph calls throw UNAVAILABLE instead of waiting on the server", async () => {
     const graph = new Neo4jGraph({
       uri: `bolt://127.0.0.1:${closedPort()}`,
       user: "neo4j",
@@ -42,7 +42,7 @@ describe("neo4j when the server is down", () => {
       connectionTimeoutMs: 1000,
       retryTimeMs: 200,
     });
-    const started = Date.now();
+    // No clock here: a hang fails by the test timeout; how fast the driver gives up is its own settings.
     for (const call of [
       () => graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 2, direction: "both" }),
       () => graph.upsertEntities("u1", [{ type: "person", id: "a" }]),
@@ -55,7 +55,6 @@ describe("neo4j when the server is down", () => {
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe("UNAVAILABLE");
     }
-    expect(Date.now() - started).toBeLessThan(5000);
     await graph.close();
   });
 

@@ -38,7 +38,7 @@ export class BrokenEmbedder implements Embedder {
 }
 
 /** Holds every embed() until release(): a request that is provably in flight, for as long as a test needs. */
-export class GatedEmbedder extends LetterEmbedder {
+export class HoldingEmbedder extends LetterEmbedder {
   /** Resolves when the first embed() call has begun (the request is inside the server). */
   readonly entered: Promise<void>;
   private enter!: () => void;

@@ -116,7 +116,8 @@ describe("vector erasure", () => {
     // As at a start whose model is still loading: a bulk delete may schedule, nothing is erased yet.
     const erasure = new VectorErasure(db, silentLogger(), () => table!);
     erasure.schedule();
-    await Bun.sleep(20);
+    // settled() waits for any drain under way: one that had begun before start() would finish here first.
+    await erasure.settled();
     expect(vectorRowids(db, table!)).toEqual(rowids);
     erasure.start();
     await erasure.settled();
