@@ -13,6 +13,7 @@ import { graphRoutes } from "./http/graph.routes";
 import { sessionRoutes } from "./http/sessions.routes";
 import { docsRoutes, isDocsPath } from "./http/docs.routes";
 import { createMcpHandler } from "./mcp/mount";
+import { createOpenMemoryMount } from "./mcp/openmemory";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
@@ -44,12 +45,29 @@ export function createApp(s: Services) {
   });
   if (s.config.docs) app.use(docsRoutes(() => app.routes, s.version));
   const mcp = createMcpHandler(s);
+  const openMemory = createOpenMemoryMount(s, mcp);
   // Root only (no /v1 twin); the pipeline has parsed a JSON body already, so it is handed over.
-  app.all("/mcp", ({ request, body }) => mcp(request, body), { detail: { hide: true } });
+  // The MCP transports are not REST operations: they stay out of the OpenAPI document.
+  const hide = { detail: { hide: true } };
+  app.all("/mcp", ({ request, body }) => mcp(request, body), hide);
+  // OpenMemory's URLs (SPEC §7): an OpenMemory client config works with only the host changed.
+  app.get("/mcp/:client/sse/:user", ({ request, params }) => openMemory.sse(request, params.client, params.user), hide);
+  app.post("/mcp/messages/", ({ request, body }) => openMemory.message(request, body), hide);
+  app.post("/mcp/:client/sse/:user/messages/", ({ request, body }) => openMemory.message(request, body), hide);
+  app.all(
+    "/mcp/:client/http/:user",
+    ({ request, body, params }) => openMemory.http(request, body, params.client, params.user),
+    hide,
+  );
   for (const r of routes()) app.use(r);
   const v1 = router("/v1");
   for (const r of routes()) v1.use(r);
   app.use(v1);
   const audit = (call: CallRecord) => s.governance.audit.record(call);
-  return { app, handle: instrument((req) => app.handle(req), { logger: s.logger, metrics, audit }) };
+  return {
+    app,
+    handle: instrument((req) => app.handle(req), { logger: s.logger, metrics, audit }),
+    /** Ends what would hold a graceful stop open: the OpenMemory SSE streams. */
+    close: () => openMemory.close(),
+  };
 }

@@ -211,7 +211,7 @@ export interface RunningServer {
 /** Starts serving; `stop()` finishes in-flight requests, then closes the database. */
 export async function startServer(config: Config, o: BuildOptions = {}): Promise<RunningServer> {
   const services = await buildServices(config, o);
-  const { handle } = createApp(services);
+  const { handle, close: closeStreams } = createApp(services);
   const server = listen({
     hostname: config.host,
     port: config.port,
@@ -237,6 +237,7 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
     ready,
     stop: (stop = {}) =>
       (stopping ??= (async () => {
+        await closeStreams();
         await server.stop(stop.drainMs);
         await services.close();
       })()),

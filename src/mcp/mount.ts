@@ -2,14 +2,21 @@
 // handler that app.ts mounts behind the usual pipeline (bearer auth, body limit, CORS).
 import type { Services } from "~/services";
 
-/** The SDK is loaded on the first /mcp request: importing it costs ~60 ms of every server start. */
+/** The SDK is loaded on the first MCP request: importing it costs ~60 ms of every server start. */
 let sdk: Promise<
   [typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("./server")]
 > | null = null;
-const loadSdk = () =>
+export const loadSdk = () =>
   (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("./server")]));
 
-export type McpHandler = (request: Request, parsedBody?: unknown) => Promise<Response>;
+/** Who a connection speaks for when its URL says so (OpenMemory's /mcp/<client>/http/<user>). */
+export interface McpIdentity {
+  userId: string;
+  /** The agent new memories are filed under when a call names none. */
+  agentId?: string;
+}
+
+export type McpHandler = (request: Request, parsedBody?: unknown, identity?: McpIdentity) => Promise<Response>;
 
 /**
  * Stateless: a fresh Server and transport per request, as the SDK requires (a stateless transport
@@ -18,14 +25,15 @@ export type McpHandler = (request: Request, parsedBody?: unknown) => Promise<Res
  */
 export function createMcpHandler(s: Services): McpHandler {
   const services = async () => s;
-  return async (request, parsedBody) => {
+  return async (request, parsedBody, identity) => {
     // No sessions means no server-initiated stream (GET) and nothing to end (DELETE); the SDK
     // client takes 405 on GET as "no stream offered" and on DELETE as "no session to end".
     if (request.method !== "POST") return methodNotAllowed();
     const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
     const server = createMcpServer({
       services,
-      defaultUserId: headerUser(request) ?? s.config.userId,
+      defaultUserId: identity?.userId ?? headerUser(request) ?? s.config.userId,
+      defaultAgentId: identity?.agentId,
       logger: s.logger,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({

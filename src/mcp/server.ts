@@ -15,14 +15,17 @@ import type { Services } from "~/services";
 import type { Logger } from "~/shared/logger";
 import { checkInput } from "~/shared/validate";
 import { VERSION } from "~/version";
+import { DEFAULT_AGENT } from "~/memory/memory.schema";
 import { findTool, TOOLS, type ToolDef } from "./tools";
 import { toolError } from "./errors";
 
 export interface McpContext {
   /** Resolves once the services are ready (stdio builds them only after the handshake). */
   services(): Promise<Services>;
-  /** user_id for calls that omit it: X-User-Id over HTTP, else --user-id / ENGRAM_USER_ID. */
+  /** user_id for calls that omit it: the OpenMemory URL's user, X-User-Id over HTTP, else --user-id / ENGRAM_USER_ID. */
   defaultUserId?: string;
+  /** agent_id for writes that omit it (tools marked `agentDefault`): the OpenMemory URL's client name. */
+  defaultAgentId?: string;
   logger: Logger;
 }
 
@@ -36,7 +39,9 @@ export function createMcpServer(ctx: McpContext): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const userOptional = ctx.defaultUserId !== undefined;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => describeTool(t, userOptional)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map((t) => describeTool(t, userOptional, ctx.defaultAgentId)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (req) => callTool(ctx, req.params.name, req.params.arguments ?? {}));
   return server;
 }
@@ -50,16 +55,33 @@ export function jsonSchema(schema: TObject, optional: readonly string[] = []): T
   return out;
 }
 
-/** user_id stays required in the advertised schema unless the server has a user to fall back on. */
-export function describeTool(t: ToolDef, userOptional: boolean): Tool {
+/**
+ * user_id stays required in the advertised schema unless the server has a user to fall back on; a
+ * connection with an agent of its own names that agent, not 'mcp-agent', as the default of writes.
+ */
+export function describeTool(t: ToolDef, userOptional: boolean, defaultAgent?: string): Tool {
+  const inputSchema = jsonSchema(t.input, userOptional ? ["user_id"] : []);
+  const agentArg = inputSchema.properties?.agent_id as { description?: string } | undefined;
+  const ownAgent = (text: string) =>
+    t.agentDefault && defaultAgent !== undefined ? text.replaceAll(`'${DEFAULT_AGENT}'`, `'${defaultAgent}'`) : text;
+  if (agentArg?.description) agentArg.description = ownAgent(agentArg.description);
   return {
     name: t.name,
     title: t.title,
-    description: t.description,
-    inputSchema: jsonSchema(t.input, userOptional ? ["user_id"] : []),
+    description: ownAgent(t.description),
+    inputSchema,
     outputSchema: jsonSchema(t.output),
     annotations: t.annotations,
   };
+}
+
+/** Fills user_id (every tool) and agent_id (writes) from the connection when the call leaves them out. */
+function withDefaults(t: ToolDef, args: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
+  const out = { ...args };
+  if (out.user_id === undefined && ctx.defaultUserId !== undefined) out.user_id = ctx.defaultUserId;
+  if (t.agentDefault && out.agent_id === undefined && ctx.defaultAgentId !== undefined)
+    out.agent_id = ctx.defaultAgentId;
+  return out;
 }
 
 async function callTool(ctx: McpContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -67,8 +89,7 @@ async function callTool(ctx: McpContext, name: string, args: Record<string, unkn
   // An unknown tool is a protocol error (the client's tool list is stale), not a tool failure.
   if (!t) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; call tools/list`);
   const t0 = performance.now();
-  const withUser =
-    args.user_id === undefined && ctx.defaultUserId !== undefined ? { ...args, user_id: ctx.defaultUserId } : args;
+  const withUser = withDefaults(t, args, ctx);
   let ok = false;
   try {
     // Arguments are checked before waiting for the services, so a bad call fails fast even while the model loads.

@@ -5,6 +5,7 @@ import type { Static, TObject } from "@sinclair/typebox";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "~/services";
 import {
+  DEFAULT_AGENT,
   AddMemoriesInput,
   AddResponse,
   DeleteAllInput,
@@ -37,6 +38,8 @@ export interface ToolDef<I extends TObject = TObject, O extends TObject = TObjec
   /** The HTTP response schema: structuredContent is exactly the HTTP body. */
   output: O;
   annotations: ToolAnnotations;
+  /** A write whose missing agent_id the connection may fill in (OpenMemory: the client name). */
+  agentDefault?: true;
   run(s: Services, input: Static<I>): Static<O> | Promise<Static<O>>;
   /** The text content: what a model reads when it ignores structuredContent. */
   render(out: Static<O>, input: Static<I>): string;
@@ -69,13 +72,14 @@ export const TOOLS: readonly ToolDef[] = [
       "Remember something about the user for later, in this and every other AI tool they connect to Engram: facts, " +
       "preferences, decisions, plans. Give either `memory` (one self-contained statement, stored verbatim, e.g. " +
       "'Alice is vegetarian') or `messages` (a conversation; each non-empty message becomes its own memory). " +
-      "Without agent_id the memory is filed under agent 'mcp-agent'; every search still finds it. " +
+      `Without agent_id the memory is filed under agent '${DEFAULT_AGENT}'; every search still finds it. ` +
       "Leave session_id out for lasting facts: a memory written with a session_id is found only by searches that " +
       "pass the same session_id. To change a fact already stored, use update_memory instead of adding a contradiction. " +
       "Returns the new memory ids.",
     input: AddMemoriesInput,
     output: AddResponse,
     annotations: { ...ADDITIVE, title: "Add memories" },
+    agentDefault: true,
     run: (s, input) => s.memory.add(input),
     render: renderAdded,
   }),

@@ -6,6 +6,8 @@ import { example } from "~/shared/example";
 export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
+/** The agent (memory space) of a write that names none. */
+export const DEFAULT_AGENT = "mcp-agent";
 
 // Field descriptions are written for a reader that sees nothing else (an MCP client's model reads
 // only these and the tool description), so each says what the field really does, defaults included.
@@ -21,7 +23,7 @@ const AgentId = Type.String({
   maxLength: 256,
   description:
     "The agent (tool) that writes this memory, e.g. 'claude-desktop'; it files the memory in that agent's memory space. " +
-    "Default 'mcp-agent'. Searches and lists without agent_id still find it",
+    `Default '${DEFAULT_AGENT}'. Searches and lists without agent_id still find it`,
 });
 const AgentFilter = Type.String({
   minLength: 1,
@@ -87,6 +89,13 @@ export const Message = Type.Object(
 export const AddMemoriesInput = Type.Object(
   {
     memory: Type.Optional(MemoryText),
+    text: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_MEMORY_CHARS,
+        description: "The same as `memory`, under the name OpenMemory's add_memories used; give one of the two",
+      }),
+    ),
     messages: Type.Optional(
       Type.Array(Message, {
         minItems: 1,
@@ -102,6 +111,13 @@ export const AddMemoriesInput = Type.Object(
     metadata: Type.Optional(Metadata),
     auto_embed: Type.Optional(
       Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" }),
+    ),
+    infer: Type.Optional(
+      Type.Boolean({
+        description:
+          "OpenMemory's fact-extraction switch, accepted so its calls work: `memory`/`text` are always stored " +
+          "verbatim; with `messages` it stands for auto_extract_facts",
+      }),
     ),
     auto_extract_facts: Type.Optional(
       Type.Boolean({

@@ -22,10 +22,10 @@ import type {
   UpdateMemoryInput,
   VersionsResponse,
 } from "./memory.schema";
+import { DEFAULT_AGENT } from "./memory.schema";
+import { fromOpenMemory } from "./add-input";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { MemoryHooks } from "./memory-hooks";
-
-export const DEFAULT_AGENT = "mcp-agent";
 
 interface Draft {
   text: string;
@@ -53,12 +53,8 @@ export class MemoryService {
     return this.usersSeen.size;
   }
 
-  async add(input: AddMemoriesInput): Promise<AddResponse> {
-    if ((input.memory === undefined) === (input.messages === undefined))
-      throw validationError(
-        input.memory === undefined ? "memory" : "messages",
-        "provide exactly one of memory or messages",
-      );
+  async add(request: AddMemoriesInput): Promise<AddResponse> {
+    const input = fromOpenMemory(request);
     const agentId = input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
     for (const d of drafts)

@@ -39,7 +39,7 @@ describe("POST /add_memories", () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       success: false,
-      error: "provide exactly one of memory or messages",
+      error: "provide exactly one of memory (or text, its OpenMemory name) or messages",
       code: "VALIDATION_ERROR",
       field: "messages",
     });
@@ -49,10 +49,35 @@ describe("POST /add_memories", () => {
     const r = await add({});
     expect(r.body).toEqual({
       success: false,
-      error: "provide exactly one of memory or messages",
+      error: "provide exactly one of memory (or text, its OpenMemory name) or messages",
       code: "VALIDATION_ERROR",
       field: "memory",
     });
+  });
+
+  test("takes OpenMemory's `text` for `memory`, and its `infer` switch, so its clients' calls work unchanged", async () => {
+    const r = await add({ text: "I am allergic to penicillin", infer: false });
+    expect(r.status).toBe(200);
+    const got = await t.get(`/get_memory?memory_id=${r.body.memory_ids[0]}&user_id=alice`);
+    expect(got.body.memory).toBe("I am allergic to penicillin");
+    expect(got.body.metadata).toEqual({});
+  });
+
+  test("rejects text together with memory or messages, and a blank text, naming text", async () => {
+    const envelope = (
+      field: string,
+      error = "provide exactly one of memory (or text, its OpenMemory name) or messages",
+    ) => ({
+      success: false,
+      error,
+      code: "VALIDATION_ERROR",
+      field,
+    });
+    expect((await add({ memory: "x", text: "y" })).body).toEqual(envelope("text"));
+    expect((await add({ text: "y", messages: [{ role: "user", content: "z" }] })).body).toEqual(envelope("messages"));
+    const blank = await add({ text: "   " });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual(envelope("text", "text must not be blank"));
   });
 
   test("rejects a missing user_id naming the field", async () => {
