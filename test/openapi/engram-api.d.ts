@@ -2162,6 +2162,8 @@ export interface operations {
                 "application/json": {
                     /** @description One memory, stored verbatim: a self-contained statement such as 'Alice is allergic to penicillin' (≤ 32 KiB) */
                     memory?: string;
+                    /** @description The same as `memory`, under the name OpenMemory's add_memories used; give one of the two */
+                    text?: string;
                     /** @description A conversation to remember, instead of `memory` (≤ 100 messages): each non-empty message becomes its own memory (metadata.role keeps the role) and the whole conversation is kept as well */
                     messages?: {
                         /** @description user, assistant, system, tool… */
@@ -2180,6 +2182,8 @@ export interface operations {
                     };
                     /** @description Accepted for cloud compatibility; embeddings are always generated */
                     auto_embed?: boolean;
+                    /** @description OpenMemory's fact-extraction switch, accepted so its calls work: `memory`/`text` are always stored verbatim; with `messages` it stands for auto_extract_facts */
+                    infer?: boolean;
                     /** @description With `messages` only: true stores the facts extracted from the conversation instead of each message; default: the server's MCP_EXTRACT_FACTS setting */
                     auto_extract_facts?: boolean;
                 };

@@ -45,7 +45,7 @@ export async function buildTestApp(
     embedder: opts.embedder === undefined ? null : opts.embedder,
     searchTuning: opts.searchTuning,
   });
-  const { handle: raw } = createApp(services);
+  const { handle: raw, close: closeApp } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
@@ -53,6 +53,11 @@ export async function buildTestApp(
       (init.headers as Record<string, string>)["content-type"] ??= "application/json";
     }
     const res = await raw(new Request(`http://localhost${path}`, init));
+    // An event stream (OpenMemory's SSE URL) does not end on its own: read it through raw().
+    if (res.headers.get("content-type") === "text/event-stream") {
+      await res.body?.cancel();
+      return { status: res.status, body: null, headers: res.headers };
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -67,6 +72,9 @@ export async function buildTestApp(
     request,
     get: (path, headers) => request("GET", path, undefined, headers),
     post: (path, body, headers) => request("POST", path, body, headers),
-    close: () => services.close(),
+    close: async () => {
+      await closeApp();
+      await services.close();
+    },
   };
 }
