@@ -47,6 +47,24 @@ export class AuditLog {
     this.timer.unref?.();
   }
 
+  /**
+   * A governance change written at once, whatever the policy says about logging calls: removing a policy
+   * may be what switched logging off, and it must stay traceable.
+   */
+  change(e: { organizationId: string; memorySpaceId?: string; operation: string; path: string }): void {
+    this.flush();
+    const row: AuditRow = {
+      at: this.clock.now(),
+      organization_id: e.organizationId,
+      memory_space_id: e.memorySpaceId ?? null,
+      user_id: null,
+      method: e.operation,
+      path: e.path,
+      status: 200,
+    };
+    this.store.write((tx) => tx.governance.insertAudit([row]));
+  }
+
   flush(): void {
     if (!this.buffer.length) return;
     const rows = this.buffer;

@@ -32,6 +32,19 @@ export class GovernanceService {
   getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
   setAgentOverride = (memorySpaceId: unknown, overrides: unknown): void =>
     this.policies.setAgentOverride(memorySpaceId, overrides);
+  /** SPEC §5.7: the scope falls back to the next level; history kept; audited. */
+  removePolicy = (scope: unknown): { success: true; removed: boolean } => {
+    const r = this.policies.removePolicy(scope);
+    const space = r.kind === "memorySpace" ? r.scopeId : undefined;
+    const query = r.kind === "memorySpace" ? `memorySpaceId=${r.scopeId}` : `organizationId=${r.scopeId}`;
+    this.audit.change({
+      organizationId: space !== undefined ? this.policies.orgOf(space) : r.scopeId,
+      memorySpaceId: space,
+      operation: "removePolicy",
+      path: `/governance/policies?${query}`,
+    });
+    return { success: true, removed: r.removed };
+  };
   getTemplate = (name: unknown): PolicyRules => getTemplate(name);
   enforce = (options: unknown) => this.enforcer.enforce(options);
   simulate = (policy: unknown) => this.enforcer.simulate(policy);

@@ -216,6 +216,14 @@ export const PolicyQuery = Type.Object(
   { ...PolicyScope.properties },
   { description: PolicyScope.description, ...example({ organizationId: "acme" }) },
 );
+export const RemovePolicyResult = Type.Object(
+  {
+    success: Type.Literal(true),
+    removed: Type.Boolean({ description: "Whether the scope had a policy of its own to remove." }),
+  },
+  example({ success: true, removed: true }),
+);
+
 export const OverrideResult = Type.Object(
   { success: Type.Literal(true), memorySpaceId: Type.String() },
   example({ success: true, memorySpaceId: "travel-bot" }),

@@ -6,7 +6,7 @@ import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import type { WriteGate } from "~/memory/memory-hooks";
 import type { GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } from "./policy.schema";
-import { validateAgentOverride, validatePolicy } from "./validate";
+import { validateAgentOverride, validatePolicy, validateRemoveScope } from "./validate";
 import { checkScopeIds } from "./policy-checks";
 import { deepMerge, effectivePolicy } from "./merge";
 import { requiresJustification } from "./retention-rules";
@@ -65,6 +65,20 @@ export class PolicyService implements WriteGate {
       tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
     });
     this.cache.clear();
+  }
+
+  /**
+   * Removes the active policy of a scope (a memory space's override when memorySpaceId is given, else the
+   * organization's): the scope falls back to the next level of the hierarchy. The policy stays as history;
+   * a space's registration under an organization stays too. Records keep the retention they earned.
+   */
+  removePolicy(scope: unknown): { success: true; removed: boolean; kind: ScopeKind; scopeId: string } {
+    const { organizationId, memorySpaceId } = validateRemoveScope(scope);
+    const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
+    const scopeId = (memorySpaceId ?? organizationId)!;
+    const removed = this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId));
+    this.cache.clear();
+    return { success: true, removed, kind, scopeId };
   }
 
   getPolicy(scope: PolicyScope = {}): PolicyRules & PolicyScope {

@@ -72,6 +72,14 @@ export function validateAgentOverride(
   checkValues(p, false);
 }
 
+/** removePolicy(scope): MISSING_SCOPE (no scope, or neither id) → INVALID_SCOPE; the global defaults cannot be removed. */
+export function validateRemoveScope(scope: unknown): PolicyScope {
+  if (!isObj(scope) || !hasScopeId(scope))
+    fail("MISSING_SCOPE", undefined, "removePolicy needs an organizationId or a memorySpaceId");
+  checkScopeIds(scope);
+  return scope as PolicyScope;
+}
+
 export interface ValidEnforceOptions {
   scope: PolicyScope;
   layers: GovernanceLayer[];

@@ -18,6 +18,7 @@ import {
   OverrideResult,
   PolicyQuery,
   PolicyTemplate,
+  RemovePolicyResult,
   SimulationImpact,
   StatsOptions,
   TemplatePath,
@@ -52,14 +53,17 @@ export const governanceRoutes = (s: Services) =>
     )
     .get(
       "/policies",
-      ({ query }) => {
-        const scope: Record<string, string> = {};
-        for (const k of ["organizationId", "memorySpaceId"] as const)
-          if (query[k] !== undefined) scope[k] = String(query[k]);
-        return s.governance.getPolicy(scope);
-      },
+      ({ query }) => s.governance.getPolicy(scopeOf(query)),
       doc("The effective policy of a scope (none = global defaults)", { query: PolicyQuery }, GovernancePolicy, {
         examples: { response: GDPR },
+      }),
+    )
+    .delete(
+      "/policies",
+      ({ query }) => s.governance.removePolicy(scopeOf(query)),
+      doc("Remove the policy of an organization or memory space", { query: PolicyQuery }, RemovePolicyResult, {
+        description:
+          "The scope falls back to the next level of the hierarchy (a space to its organization's policy, an organization to the global defaults). The policy is kept as history and the removal is written to the audit log. Records keep the minimum retention they earned while it applied.",
       }),
     )
     .put(
@@ -116,3 +120,10 @@ export const governanceRoutes = (s: Services) =>
         }),
       doc("Audit log entries between from and to", { query: AuditQuery }, AuditEntries),
     );
+
+/** The scope ids of a query string (GET and DELETE /governance/policies). */
+function scopeOf(query: Record<string, unknown>): Record<string, string> {
+  const scope: Record<string, string> = {};
+  for (const k of ["organizationId", "memorySpaceId"] as const) if (query[k] !== undefined) scope[k] = String(query[k]);
+  return scope;
+}

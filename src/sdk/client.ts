@@ -36,6 +36,8 @@ export interface ComplianceReportInput {
 export interface GovernanceClient {
   setPolicy(policy: GovernancePolicy): Promise<PolicyResult>;
   getPolicy(scope?: PolicyScope): Promise<PolicyRules & PolicyScope>;
+  /** Removes the scope's own policy (an organization's, or a memory space's override); the next level applies. */
+  removePolicy(scope: PolicyScope): Promise<{ success: true; removed: boolean }>;
   setAgentOverride(memorySpaceId: string, overrides: GovernancePolicyPatch): Promise<void>;
   getTemplate(name: string): Promise<PolicyRules>;
   enforce(options: EnforceOptions): Promise<EnforcementResult>;

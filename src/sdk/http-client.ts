@@ -7,7 +7,7 @@ import {
   APP_ERROR_CODES,
   type AppErrorCode,
 } from "~/shared/errors";
-import { validateAgentOverride, validateTemplateName } from "~/governance/validate";
+import { validateAgentOverride, validateRemoveScope, validateTemplateName } from "~/governance/validate";
 import { isTemplateName } from "~/governance/policy.schema";
 import type { EngramClient } from "./client";
 
@@ -51,6 +51,11 @@ export function createClient(o: ClientOptions): EngramClient {
     governance: {
       setPolicy: (p) => call("POST", "/governance/policies", p ?? null),
       getPolicy: (scope) => call("GET", "/governance/policies", undefined, scope ?? {}),
+      removePolicy: async (scope) => {
+        // null cannot travel in a query string (it would arrive as "null"): validate locally, with the server's rules.
+        validateRemoveScope(scope);
+        return call("DELETE", "/governance/policies", undefined, scope);
+      },
       setAgentOverride: async (space, overrides) => {
         // A blank id cannot be put in the path: validate locally, with the server's exact rules.
         if (typeof space !== "string" || !space.trim()) validateAgentOverride(space, overrides);

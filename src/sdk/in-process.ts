@@ -31,6 +31,7 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     governance: {
       setPolicy: async (p) => g.setPolicy(p),
       getPolicy: async (scope) => g.getPolicy(scope),
+      removePolicy: async (scope) => g.removePolicy(scope),
       setAgentOverride: async (space, overrides) => g.setAgentOverride(space, overrides),
       getTemplate: async (name) => g.getTemplate(name),
       enforce: async (o) => g.enforce(o),

@@ -56,6 +56,7 @@ test("the governance guide has curl examples for every governance route", () => 
   for (const r of [
     "POST /governance/policies",
     "GET /governance/policies",
+    "DELETE /governance/policies",
     "PUT /governance/overrides/:x",
     "GET /governance/templates/:x",
     "POST /governance/enforce",

@@ -282,6 +282,21 @@ export const VALIDATION_CASES: Case[] = [
     "INVALID_SCOPE",
     "organizationId",
   ],
+
+  ["removePolicy without a scope", (c) => c.governance.removePolicy(any(undefined)), "MISSING_SCOPE", undefined],
+  ["removePolicy with neither id", (c) => c.governance.removePolicy({}), "MISSING_SCOPE", undefined],
+  [
+    "removePolicy with a blank organizationId",
+    (c) => c.governance.removePolicy({ organizationId: " " }),
+    "INVALID_SCOPE",
+    "organizationId",
+  ],
+  [
+    "removePolicy with a null memorySpaceId",
+    (c) => c.governance.removePolicy(any({ memorySpaceId: null })),
+    "INVALID_SCOPE",
+    "memorySpaceId",
+  ],
 ];
 
 /** SPEC §5.3's template table, one projection per template. */

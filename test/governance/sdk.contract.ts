@@ -63,6 +63,7 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
           "getComplianceReport",
           "getEnforcementStats",
           "getPolicy",
+          "removePolicy",
         ]),
       );
     });
@@ -152,6 +153,20 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
         organizationId: "acme",
         ...space,
       });
+    });
+
+    test("removePolicy takes a scope back to the next level and says whether there was a policy", async () => {
+      await g.setPolicy(await policy("acme", "FINRA"));
+      await g.setAgentOverride("bot", { organizationId: "acme", vector: { retention: { defaultVersions: 4 } } });
+      expect(await g.removePolicy({ memorySpaceId: "bot" })).toEqual({ success: true, removed: true });
+      const space = await g.getPolicy({ memorySpaceId: "bot" });
+      expect([space.compliance.mode, space.vector.retention.defaultVersions]).toEqual(["FINRA", 30]);
+      expect(await g.removePolicy({ organizationId: "acme" })).toEqual({ success: true, removed: true });
+      expect(await g.getPolicy({ organizationId: "acme" })).toEqual({
+        organizationId: "acme",
+        ...(await g.getTemplate("GDPR")),
+      });
+      expect(await g.removePolicy({ organizationId: "acme" })).toEqual({ success: true, removed: false });
     });
 
     test("setPolicy replaces the scope's active policy", async () => {

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { getTemplate } from "~/governance/templates";
+import { dbOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -73,6 +74,9 @@ describe("governance validation over HTTP", () => {
     ["GET", "/governance/stats", undefined, "INVALID_PERIOD", "period"],
     ["GET", "/governance/stats?period=1w", undefined, "INVALID_PERIOD", "period"],
     ["GET", "/governance/policies?memorySpaceId=", undefined, "INVALID_SCOPE", "memorySpaceId"],
+    ["DELETE", "/governance/policies", undefined, "MISSING_SCOPE", undefined],
+    ["DELETE", "/governance/policies?organizationId=%20", undefined, "INVALID_SCOPE", "organizationId"],
+    ["DELETE", "/governance/policies?memorySpaceId=", undefined, "INVALID_SCOPE", "memorySpaceId"],
   ])("%s %s with %j is 400 %s", async (method, path, body, code, field) => {
     const r = await t.request(method, path, body === null ? "null" : body);
     expect(r.status).toBe(400);
@@ -106,8 +110,8 @@ describe("transport errors on the governance routes", () => {
       error: "no such route",
       code: "NOT_FOUND",
     });
-    const r = await t.request("DELETE", "/governance/policies");
-    expect([r.status, r.body.code, r.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST, GET"]);
+    const r = await t.request("PATCH", "/governance/policies");
+    expect([r.status, r.body.code, r.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST, GET, DELETE"]);
     expect((await t.get("/governance/enforce")).status).toBe(405);
   });
 });
@@ -137,5 +141,56 @@ describe("governance success shapes over HTTP", () => {
       storageFreed: 0,
       affectedLayers: ["conversations", "immutable", "mutable", "vector"],
     });
+  });
+});
+
+describe("DELETE /governance/policies (removePolicy)", () => {
+  const finra = { ...getTemplate("FINRA"), organizationId: "default" };
+
+  test("takes the organization back to the global defaults, unlocking plain writes, and says whether it removed one", async () => {
+    await t.post("/governance/policies", finra);
+    const locked = await t.post("/add_memories", { user_id: "alice", memory: "plain note" });
+    expect([locked.status, locked.body.field]).toEqual([400, "metadata.justification"]);
+    const r = await t.request("DELETE", "/governance/policies?organizationId=default");
+    expect([r.status, r.body]).toEqual([200, { success: true, removed: true }]);
+    expect((await t.get("/governance/policies?organizationId=default")).body).toEqual({
+      organizationId: "default",
+      ...getTemplate("GDPR"),
+    } as never);
+    expect((await t.post("/add_memories", { user_id: "alice", memory: "plain note" })).status).toBe(200);
+    const again = await t.request("DELETE", "/governance/policies?organizationId=default");
+    expect([again.status, again.body]).toEqual([200, { success: true, removed: false }]);
+  });
+
+  test("a memory space's override goes, the organization's policy applies again, and the registration stays", async () => {
+    await t.post("/governance/policies", { ...getTemplate("HIPAA"), organizationId: "acme" });
+    await t.request("PUT", "/governance/overrides/bot", {
+      organizationId: "acme",
+      vector: { retention: { defaultVersions: 2 } },
+    });
+    const r = await t.request("DELETE", "/governance/policies?memorySpaceId=bot");
+    expect(r.body).toEqual({ success: true, removed: true });
+    const p = (await t.get("/governance/policies?memorySpaceId=bot")).body;
+    expect([p.compliance.mode, p.vector.retention.defaultVersions]).toEqual(["HIPAA", 20]);
+  });
+
+  test("keeps the removed policy as history and writes the removal to the audit log", async () => {
+    await t.post("/governance/policies", finra);
+    await t.request("DELETE", "/governance/policies?organizationId=default");
+    expect(dbOf(t).query("SELECT scope_kind, scope_id, active FROM governance_policies").all()).toEqual([
+      { scope_kind: "organization", scope_id: "default", active: 0 },
+    ]);
+    const audit = (await t.get("/governance/audit")).body.entries;
+    expect(audit.filter((e: any) => e.method === "removePolicy")).toEqual([
+      {
+        at: new Date(t.clock.now()).toISOString(),
+        organization_id: "default",
+        memory_space_id: null,
+        user_id: null,
+        method: "removePolicy",
+        path: "/governance/policies?organizationId=default",
+        status: 200,
+      },
+    ]);
   });
 });

@@ -316,7 +316,11 @@ export interface paths {
         put?: never;
         /** Set the policy of an organization or memory space */
         post: operations["postGovernancePolicies"];
-        delete?: never;
+        /**
+         * Remove the policy of an organization or memory space
+         * @description The scope falls back to the next level of the hierarchy (a space to its organization's policy, an organization to the global defaults). The policy is kept as history and the removal is written to the audit log. Records keep the minimum retention they earned while it applied.
+         */
+        delete: operations["deleteGovernancePolicies"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1584,6 +1588,18 @@ export interface components {
                 /** @description Write every API call of the scope to the audit log. */
                 auditLogging: boolean;
             };
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "removed": true
+         *     }
+         */
+        RemovePolicyResult: {
+            /** @constant */
+            success: true;
+            /** @description Whether the scope had a policy of its own to remove. */
+            removed: boolean;
         };
         /**
          * @example {
@@ -5547,6 +5563,123 @@ export interface operations {
                      *       "success": false,
                      *       "error": "request body must be JSON with Content-Type: application/json",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGovernancePolicies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Organization the policy applies to.
+                 * @example acme
+                 */
+                organizationId?: string;
+                /** @description Memory space (agent_id) the override applies to. */
+                memorySpaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "removed": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemovePolicyResult"];
+                };
+            };
+            /** @description MISSING_POLICY | MISSING_REQUIRED_FIELD | MISSING_SCOPE | INVALID_SCOPE | INVALID_PERIOD_FORMAT | INVALID_IMPORTANCE_RANGE | OVERLAPPING_IMPORTANCE_RANGES | INVALID_VERSIONS | INVALID_LAYERS | INVALID_RULES | INVALID_DATE_RANGE | INVALID_PERIOD | INVALID_COMPLIANCE_MODE | MISSING_OPTIONS: governance validation (SPEC §5.6; `name` is GovernanceValidationError) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "vector.retention is required",
+                     *       "code": "MISSING_REQUIRED_FIELD",
+                     *       "field": "vector.retention",
+                     *       "name": "GovernanceValidationError"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -43,6 +43,8 @@ export interface GovernanceRepo {
   activePolicy(kind: ScopeKind, scopeId: string): { id: string; policy: string } | null;
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
   replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void;
+  /** Deactivates the scope's active policy, keeping it as history; answers whether there was one. */
+  deactivatePolicy(kind: ScopeKind, scopeId: string): boolean;
   registerSpace(spaceId: string, orgId: string, now: number): void;
   spaceOrg(spaceId: string): string | null;
   /** Every memory space that holds data or is registered, with its registered organization (if any). */

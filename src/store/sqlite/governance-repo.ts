@@ -32,6 +32,14 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .run(id, kind, scopeId, policy, now);
   }
 
+  deactivatePolicy(kind: ScopeKind, scopeId: string): boolean {
+    return (
+      this.db
+        .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
+        .run(kind, scopeId).changes > 0
+    );
+  }
+
   registerSpace(spaceId: string, orgId: string, now: number): void {
     this.db
       .query(
