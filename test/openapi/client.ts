@@ -127,6 +127,7 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   });
   await c.get("/governance/stats", { query: { period: "30d" } });
   await c.get("/governance/audit", { query: { from: 0, limit: 100 } });
+  await c.delete("/governance/policies", { query: { memorySpaceId: "travel-bot" } });
   await c.get("/metrics", {});
   await c.post("/delete_all_memories", { body: { user_id: user, cascade: true } });
   return c.exchanges;
