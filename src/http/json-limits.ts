@@ -12,6 +12,7 @@ const CLOSE_ARRAY = 93;
 const OPEN_OBJECT = 123;
 const CLOSE_OBJECT = 125;
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const SHARED_ITEMS = new Int32Array(MAX_JSON_DEPTH + 1);
 
 /**
  * Why `text` breaks a limit, or null. One pass over the characters with a stack as deep as the limit:
@@ -22,8 +23,10 @@ export function jsonShapeProblem(
   maxDepth = MAX_JSON_DEPTH,
   maxItems = MAX_JSON_ARRAY_ITEMS,
 ): string | null {
-  // items[d] = elements seen so far in the array open at depth d (-1 for an object).
-  const items = new Int32Array(maxDepth + 1);
+  // Fewer characters than the limits cannot break them (each level needs a bracket, each element a comma).
+  if (text.length <= maxDepth && text.length <= maxItems) return null;
+  // items[d] = elements seen so far in the array open at depth d (-1 for an object); one buffer reused.
+  const items = maxDepth === MAX_JSON_DEPTH ? SHARED_ITEMS : new Int32Array(maxDepth + 1);
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
