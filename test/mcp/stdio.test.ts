@@ -119,6 +119,10 @@ describe("engram mcp as a raw process", () => {
     clientInfo: { name: "raw", version: "1" },
   });
 
+  /** `engram mcp` with these arguments, its three standard streams piped. */
+  const spawnMcp = (args: string[], env: Record<string, string> = ENV) =>
+    Bun.spawn(["bun", CLI, "mcp", ...args], { env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+
   /** Reads stdout until `count` lines have arrived. */
   async function readLines(
     reader: { read(): Promise<{ value?: Uint8Array; done: boolean }> },
@@ -134,11 +138,9 @@ describe("engram mcp as a raw process", () => {
   }
 
   test("writes only JSON-RPC lines to stdout, logs to stderr, takes ENGRAM_USER_ID and exits 0 when stdin closes", async () => {
-    const proc = Bun.spawn(["bun", CLI, "mcp", store(), "--embedding-model=none", "--log-level=debug"], {
-      env: { ...ENV, ENGRAM_USER_ID: "env-user" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+    const proc = spawnMcp([store(), "--embedding-model=none", "--log-level=debug"], {
+      ...ENV,
+      ENGRAM_USER_ID: "env-user",
     });
     proc.stdin.write(
       INIT +
@@ -162,12 +164,7 @@ describe("engram mcp as a raw process", () => {
 
   test("finishes a call sent just before stdin closes: answered, stored, then exit 0", async () => {
     const db = `${tempDir()}/eof.db`;
-    const proc = Bun.spawn(["bun", CLI, "mcp", `--store-url=sqlite://${db}`, "--embedding-model=none"], {
-      env: ENV,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = spawnMcp([`--store-url=sqlite://${db}`, "--embedding-model=none"]);
     proc.stdin.write(
       INIT +
         rpc(null, "notifications/initialized") +
@@ -191,12 +188,7 @@ describe("engram mcp as a raw process", () => {
   });
 
   test("exits 0 on SIGTERM", async () => {
-    const proc = Bun.spawn(["bun", CLI, "mcp", store(), "--embedding-model=none"], {
-      env: ENV,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = spawnMcp([store(), "--embedding-model=none"]);
     proc.stdin.write(INIT);
     proc.stdin.flush();
     expect(JSON.parse((await readLines(proc.stdout.getReader(), 1))[0]!).result.serverInfo.name).toBe("engram");
