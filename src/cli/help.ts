@@ -11,6 +11,10 @@ export const COMMANDS: [string, string][] = [
     "repair",
     "Rebuild a damaged store from what is readable, keeping the damaged files beside it; --force: a sound one too",
   ],
+  [
+    "import",
+    "--from openmemory FILE: import an OpenMemory export (zip, memories.json, .jsonl.gz) or mem0's get_all JSON",
+  ],
   ["version", "Print the version"],
 ];
 

@@ -9,6 +9,7 @@ import { COMMANDS, helpText } from "./help";
 import { serve } from "./serve";
 import { buildModel, reindex } from "./maintenance";
 import { check, repair } from "./store-commands";
+import { IMPORT_USAGE, importCommand, parseImportArgs } from "./import";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -32,8 +33,13 @@ async function main(argv: string[]): Promise<number> {
     ...(command === "repair" ? ["--force"] : []),
   ]);
   const graph = command === "reindex" && args.includes("--graph");
+  const imported = command === "import" ? parseImportArgs(args) : null;
+  if (typeof imported === "string") {
+    console.error(`engram import: ${imported}\n${IMPORT_USAGE}`);
+    return EXIT.USAGE;
+  }
   try {
-    const config = loadConfig({ argv: args.filter((a) => !switches.has(a)), env: process.env });
+    const config = loadConfig({ argv: imported?.rest ?? args.filter((a) => !switches.has(a)), env: process.env });
     switch (command) {
       case "serve":
         return await serve(config);
@@ -48,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
         return await check(config);
       case "repair":
         return await repair(config, { force: args.includes("--force") });
+      case "import":
+        return await importCommand(config, imported!);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;

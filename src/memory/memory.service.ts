@@ -53,14 +53,15 @@ export class MemoryService {
     return this.usersSeen.size;
   }
 
-  async add(request: AddMemoriesInput): Promise<AddResponse> {
+  /** `at`: the times an imported memory keeps (engram import); a client's write is stored now. */
+  async add(request: AddMemoriesInput, at?: { createdAt?: number; updatedAt?: number }): Promise<AddResponse> {
     const input = fromOpenMemory(request);
     const agentId = input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
     for (const d of drafts)
       this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
-    const now = this.clock.now();
+    const now = at?.createdAt ?? this.clock.now();
     const ids = await this.store.group((tx) => {
       const conversationRef = input.messages
         ? (this.hooks.conversations?.record(tx, {
@@ -86,6 +87,7 @@ export class MemoryService {
           conversation_ref: d.traits.conversationRef ?? conversationRef,
           immutable_ref: d.traits.immutableRef,
           created_at: now,
+          updated_at: at?.updatedAt,
         });
         if (vectors)
           this.search.writeVectors(tx, [

@@ -49,7 +49,8 @@ describe("engram CLI", () => {
   test("an unknown command exits 2 with one line", async () => {
     expect(await run(["serv"])).toEqual({
       stdout: "",
-      stderr: "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, version)\n",
+      stderr:
+        "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, import, version)\n",
       code: 2,
     });
   });

@@ -24,7 +24,8 @@ export type ListedRow = Pick<
   "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at"
 >;
 
-export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at">;
+/** `updated_at` defaults to `created_at` (an imported memory keeps both of its times). */
+export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at"> & { updated_at?: number };
 
 export interface VersionRow {
   version: number;

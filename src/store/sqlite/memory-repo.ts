@@ -29,7 +29,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
         m.conversation_ref,
         m.immutable_ref,
         m.created_at,
-        m.created_at,
+        m.updated_at ?? m.created_at,
       );
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
