@@ -1,7 +1,8 @@
 // Usage: bun scripts/ci/interfaces.ts [path/to/engram]   (default dist/engram; from source when absent)
 // Starts the server on a free port and checks what it serves with the ecosystems' own validators:
 // /swagger/json with @apidevtools/swagger-parser and Redocly CLI lint (recommended rules, redocly.yaml),
-// and that docs/openapi.json is that same document. Prints each validator's counts; exits 1 on any problem.
+// that docs/openapi.json is that same document, and /metrics (after some traffic) with
+// `promtool check metrics`. Prints each validator's counts; exits 1 on any problem.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -64,9 +65,36 @@ try {
     problems.filter((p) => p.severity === "warn").length,
     problems.map((p) => `  ${p.severity} ${p.ruleId}: ${p.message}`).join("\n"),
   );
+
+  await promtool(url);
 } finally {
   server.kill();
   await server.exited;
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
+
+/** Prometheus's own linter on the text /metrics serves once a memory was added and searched. */
+async function promtool(url: string) {
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  await post("/add_memories", { user_id: "ci", memory: "promtool reads the metrics" });
+  await post("/search_memory", { user_id: "ci", query: "metrics" });
+  const text = await (await fetch(`${url}/metrics`, { headers: { accept: "text/plain" } })).text();
+  const tool = Bun.which("promtool");
+  if (!tool) return report("promtool check metrics (promtool absent: apt-get install prometheus)", 1, 0);
+  const check = Bun.spawn([tool, "check", "metrics"], { stdin: new TextEncoder().encode(text), stderr: "pipe" });
+  const output = ((await new Response(check.stdout).text()) + (await new Response(check.stderr).text())).trim();
+  const code = await check.exited;
+  const problems = output ? output.split("\n").length : code === 0 ? 0 : 1;
+  report(
+    `promtool check metrics (${text.split("\n").filter((l) => l && !l.startsWith("#")).length} samples)`,
+    problems,
+    0,
+    output,
+  );
+}

@@ -1,4 +1,9 @@
-// Request counters for GET /metrics: totals, per-endpoint counts and mean latency.
+// What the HTTP layer counts for GET /metrics: the seed's totals (requests, per endpoint, mean time)
+// and, for Prometheus, requests by method, route and status and a duration histogram per method and route.
+import { Histogram } from "~/shared/histogram";
+
+/** Methods beyond these are counted as "other": a label must not take any value a client sends. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
 
 export class RequestMetrics {
   readonly startedAt = Date.now();
@@ -6,12 +11,25 @@ export class RequestMetrics {
   private totalMs = 0;
   readonly byEndpoint: Record<string, number> = {};
   readonly byStatus: Record<string, number> = {};
+  /** By "method route status": the counter engram_http_requests_total. */
+  readonly requests = new Map<string, { method: string; route: string; status: string; count: number }>();
+  /** By "method route": the histogram engram_http_request_duration_seconds. */
+  readonly durations = new Map<string, { method: string; route: string; histogram: Histogram }>();
 
-  record(endpoint: string, status: number, ms: number): void {
+  /** `route` is the matched route pattern (e.g. /memories/:id/versions), never the raw path. */
+  record(method: string, route: string, status: number, ms: number): void {
     this.total++;
     this.totalMs += ms;
-    this.byEndpoint[endpoint] = (this.byEndpoint[endpoint] ?? 0) + 1;
+    this.byEndpoint[route] = (this.byEndpoint[route] ?? 0) + 1;
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+    const m = METHODS.has(method) ? method : "other";
+    const key = `${m} ${route} ${status}`;
+    const r = this.requests.get(key) ?? { method: m, route, status: String(status), count: 0 };
+    r.count++;
+    this.requests.set(key, r);
+    const d = this.durations.get(`${m} ${route}`) ?? { method: m, route, histogram: new Histogram() };
+    d.histogram.observe(ms / 1000);
+    this.durations.set(`${m} ${route}`, d);
   }
 
   get uptimeSeconds(): number {
@@ -21,29 +39,4 @@ export class RequestMetrics {
   get avgResponseMs(): number {
     return this.total ? this.totalMs / this.total : 0;
   }
-}
-
-/** Renders flat numeric gauges/counters in the Prometheus text exposition format. */
-export function toPrometheus(
-  samples: {
-    name: string;
-    help: string;
-    type: "gauge" | "counter";
-    values: { labels?: Record<string, string>; value: number }[];
-  }[],
-): string {
-  const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  const lines: string[] = [];
-  for (const s of samples) {
-    lines.push(`# HELP ${s.name} ${s.help}`, `# TYPE ${s.name} ${s.type}`);
-    for (const v of s.values) {
-      const labels = v.labels
-        ? `{${Object.entries(v.labels)
-            .map(([k, x]) => `${k}="${esc(x)}"`)
-            .join(",")}}`
-        : "";
-      lines.push(`${s.name}${labels} ${Number.isFinite(v.value) ? v.value : 0}`);
-    }
-  }
-  return lines.join("\n") + "\n";
 }

@@ -185,7 +185,7 @@ export function instrument(
     const t0 = performance.now();
     const res = await handle(request);
     const ms = performance.now() - t0;
-    o.metrics.record(routeOf.get(request) ?? "(unmatched)", res.status, ms);
+    o.metrics.record(request.method, routeOf.get(request) ?? "(unmatched)", res.status, ms);
     const url = new URL(request.url);
     const userId = url.searchParams.get("user_id") ?? userOf.get(request);
     if (o.logger.enabled("debug"))

@@ -1,7 +1,9 @@
 // /health (never behind auth) and /metrics (JSON or Prometheus text).
 import { router } from "./router";
 import type { Services } from "~/services";
-import { toPrometheus, type RequestMetrics } from "./metrics";
+import type { RequestMetrics } from "./metrics";
+import { prometheusText } from "./metrics-exposition";
+import { PROMETHEUS_CONTENT_TYPE } from "./prometheus";
 import { spec } from "./route-spec";
 import { HealthResponse, MetricsResponse } from "./system.schema";
 
@@ -34,11 +36,11 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
     .get(
       "/metrics",
       ({ request }) => {
-        const body = metricsBody(s, metrics);
+        // Prometheus asks for text/plain (or OpenMetrics, with text/plain as the fallback); anything else gets JSON.
         const accept = request.headers.get("accept") ?? "";
         if (/text\/plain/.test(accept) && !/application\/json/.test(accept))
-          return new Response(prometheus(body), { headers: { "content-type": "text/plain; version=0.0.4" } });
-        return body;
+          return new Response(prometheusText(s, metrics), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE } });
+        return metricsBody(s, metrics);
       },
       spec({
         tag: "system",
@@ -46,9 +48,10 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
         response: MetricsResponse,
         text: {
           mediaType: "text/plain",
-          description: "Prometheus text exposition format 0.0.4 (send Accept: text/plain)",
+          description:
+            "Prometheus text exposition format 0.0.4 (send Accept: text/plain); docs/API.md lists the metrics",
           example:
-            "# HELP engram_uptime_seconds Seconds since start\n# TYPE engram_uptime_seconds gauge\nengram_uptime_seconds 3600.5\n",
+            '# HELP engram_build_info The running Engram\'s version; always 1\n# TYPE engram_build_info gauge\nengram_build_info{version="0.1.0"} 1\n',
         },
       }),
     );
@@ -72,64 +75,4 @@ function metricsBody(s: Services, m: RequestMetrics): MetricsResponse {
     search_workers: s.search.workers,
     memory_rss_bytes: process.memoryUsage().rss,
   };
-}
-
-function prometheus(b: ReturnType<typeof metricsBody>): string {
-  return toPrometheus([
-    { name: "engram_uptime_seconds", help: "Seconds since start", type: "gauge", values: [{ value: b.uptime }] },
-    {
-      name: "engram_requests_total",
-      help: "Requests served",
-      type: "counter",
-      values: Object.entries(b.requests_by_endpoint).map(([endpoint, value]) => ({ labels: { endpoint }, value })),
-    },
-    {
-      name: "engram_unique_users",
-      help: "Distinct users seen since start",
-      type: "gauge",
-      values: [{ value: b.unique_users }],
-    },
-    {
-      name: "engram_avg_response_time_ms",
-      help: "Mean response time",
-      type: "gauge",
-      values: [{ value: b.avg_response_time }],
-    },
-    {
-      name: "engram_search_cache_hit_rate",
-      help: "Search cache hit fraction",
-      type: "gauge",
-      values: [{ value: b.cache_hit_rate }],
-    },
-    {
-      name: "engram_semantic_search",
-      help: "1 when semantic search is active",
-      type: "gauge",
-      values: [{ labels: { model: b.embedding_model ?? "none" }, value: b.search_mode === "hybrid" ? 1 : 0 }],
-    },
-    {
-      name: "engram_reembed_pending",
-      help: "Memories waiting to be re-embedded",
-      type: "gauge",
-      values: [{ value: b.reembed.pending }],
-    },
-    {
-      name: "engram_search_workers",
-      help: "Search worker threads running (0 = searches rank on the server thread)",
-      type: "gauge",
-      values: [{ value: b.search_workers }],
-    },
-    {
-      name: "engram_vector_erasures_pending",
-      help: "Vectors of deleted memories still to be erased",
-      type: "gauge",
-      values: [{ value: b.vector_erasures_pending }],
-    },
-    {
-      name: "engram_resident_memory_bytes",
-      help: "Resident set size",
-      type: "gauge",
-      values: [{ value: b.memory_rss_bytes }],
-    },
-  ]);
 }

@@ -53,6 +53,15 @@ export class MemoryService {
     return this.usersSeen.size;
   }
 
+  /** What the store holds now, for /metrics: memories (expired ones until cleanup), their users, its size. */
+  inventory(): { memories: number; users: number; storeBytes: number } {
+    return this.store.read((r) => ({
+      memories: r.memories.total(),
+      users: r.memories.users(),
+      storeBytes: this.store.sizeBytes(),
+    }));
+  }
+
   /** `at`: the times an imported memory keeps (engram import); a client's write is stored now. */
   async add(request: AddMemoriesInput, at?: { createdAt?: number; updatedAt?: number }): Promise<AddResponse> {
     const input = fromOpenMemory(request);

@@ -3,6 +3,7 @@
 // and the background re-embedding after a model change.
 import type { MemoryFilter, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
 import type { Logger } from "~/shared/logger";
+import { Histogram } from "~/shared/histogram";
 import type { Embedder } from "./embedder";
 import { LruCache } from "./lru-cache";
 import { commonWords, FOCUS_SAMPLE, refreshAfter, withoutCommon } from "./query-focus";
@@ -41,6 +42,8 @@ export class SearchService {
   /** Per user: the common words, the size of the sample they came from, and the writes since. */
   private readonly commonByUser = new LruCache<string, { words: Set<string>; sample: number; writes: number }>(10_000);
   private reembed = { pending: 0, done: 0 };
+  /** Durations for /metrics: a search's ranking (query embedding included; cache hits never get here), and each embedding call. */
+  readonly timings = { search: new Histogram(), embed: { query: new Histogram(), store: new Histogram() } };
   queryCacheHits = 0;
   queryCacheMisses = 0;
 
@@ -103,10 +106,10 @@ export class SearchService {
   }
 
   /** Embeds texts for storage; null when semantic search is not available. */
-  async embed(texts: string[]): Promise<(Float32Array | null)[] | null> {
+  async embed(texts: string[], kind: "query" | "store" = "store"): Promise<(Float32Array | null)[] | null> {
     await this.settled();
     if (this.state !== "ready" || !texts.length) return null;
-    return this.embedder!.embed(texts);
+    return this.timings.embed[kind].time(() => this.embedder!.embed(texts));
   }
 
   /** Call inside the write transaction that stores the memories. */
@@ -131,6 +134,10 @@ export class SearchService {
 
   async rank(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
     await this.settled();
+    return this.timings.search.time(() => this.rankNow(filter, query, limit));
+  }
+
+  private async rankNow(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
     const vector = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
     const req: RankRequest = {
       filter,
@@ -173,7 +180,7 @@ export class SearchService {
       return this.queryVectors.get(key)!;
     }
     this.queryCacheMisses++;
-    const [v] = (await this.embed([query])) ?? [null];
+    const [v] = (await this.embed([query], "query")) ?? [null];
     this.queryVectors.set(key, v ?? null);
     return v ?? null;
   }

@@ -45,6 +45,8 @@ export interface Store {
    * of the group fails), and each caller is answered after the shared commit.
    */
   group<T>(fn: (tx: Repos) => T): Promise<T>;
+  /** Bytes the store takes (SQLite: the main file's pages, free ones included; not the WAL). */
+  sizeBytes(): number;
   /** Changes when another process commits to the same store: this process's caches drop everything then. */
   externalVersion(): number;
   readonly vectorErasures: VectorErasures;

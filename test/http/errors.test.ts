@@ -171,32 +171,6 @@ describe("short Host names", () => {
   });
 });
 
-describe("GET /metrics", () => {
-  test("reports the seed's fields as JSON", async () => {
-    t = await buildTestApp();
-    await t.post("/add_memories", { user_id: "u1", memory: "x" });
-    await t.post("/search_memory", { user_id: "u2", query: "x" });
-    await t.post("/search_memory", { user_id: "u2", query: "x" });
-    const r = await t.get("/metrics");
-    expect(r.body.total_requests).toBe(3);
-    expect(r.body.requests_by_endpoint).toEqual({ "/add_memories": 1, "/search_memory": 2 });
-    expect(r.body.unique_users).toBe(2);
-    expect(r.body.cache_hit_rate).toBe(0.5);
-    expect(typeof r.body.uptime).toBe("number");
-    expect(typeof r.body.avg_response_time).toBe("number");
-    expect(r.body.search_workers).toBe(0); // a :memory: store ranks on the server thread
-  });
-
-  test("answers Prometheus text on Accept: text/plain", async () => {
-    t = await buildTestApp();
-    await t.get("/health");
-    const r = await t.get("/metrics", { accept: "text/plain" });
-    expect(r.headers.get("content-type")).toStartWith("text/plain");
-    expect(r.body).toContain('engram_requests_total{endpoint="/health"} 1');
-    expect(r.body).toContain("# TYPE engram_uptime_seconds gauge");
-  });
-});
-
 describe("OpenAPI", () => {
   test("/swagger/json documents every memory route from the same schemas", async () => {
     t = await buildTestApp();

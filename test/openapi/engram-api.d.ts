@@ -2097,9 +2097,9 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MetricsResponse"];
                     /**
-                     * @example # HELP engram_uptime_seconds Seconds since start
-                     *     # TYPE engram_uptime_seconds gauge
-                     *     engram_uptime_seconds 3600.5
+                     * @example # HELP engram_build_info The running Engram's version; always 1
+                     *     # TYPE engram_build_info gauge
+                     *     engram_build_info{version="0.1.0"} 1
                      */
                     "text/plain": string;
                 };

@@ -63,4 +63,6 @@ export interface MemoryRepo {
   recentTexts(userId: string, n: number): string[];
   /** Every memory of every user. */
   total(): number;
+  /** Users with at least one memory. */
+  users(): number;
 }

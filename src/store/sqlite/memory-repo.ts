@@ -142,4 +142,17 @@ export class SqliteMemoryRepo implements MemoryRepo {
   total(): number {
     return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
   }
+
+  // A skip-scan of memories_by_user, one index seek per user: count(DISTINCT user_id) read every row of
+  // the index (13–60 ms at 100k memories; this takes 0.1 ms for 100 users), on each /metrics scrape.
+  users(): number {
+    return this.db
+      .query<{ n: number }, []>(
+        `WITH RECURSIVE u(id) AS (
+           SELECT min(user_id) FROM memories
+           UNION ALL SELECT (SELECT min(user_id) FROM memories WHERE user_id > u.id) FROM u WHERE u.id IS NOT NULL
+         ) SELECT count(id) AS n FROM u`,
+      )
+      .get()!.n;
+  }
 }

@@ -75,6 +75,11 @@ export class SqliteStore implements Store {
   }
 
   /** SQLite's data_version: changes when another connection commits to the same file. */
+  sizeBytes(): number {
+    const page = (p: "page_count" | "page_size") => (this.db.query(`PRAGMA ${p}`).get() as Record<string, number>)[p]!;
+    return page("page_count") * page("page_size");
+  }
+
   externalVersion(): number {
     return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
   }
