@@ -2,6 +2,7 @@
 // records and mutable key/values.
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
+import { CursorPage } from "~/shared/cursor-page";
 import { Message } from "~/memory/memory.schema";
 
 const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
@@ -130,13 +131,8 @@ export const ConversationResponse = Type.Object(
   example({ success: true, ...SUMMARY, messages: SAY.map((m) => ({ ...m, timestamp: Date.parse(AT) })) }),
 );
 export type ConversationResponse = Static<typeof ConversationResponse>;
-export const ConversationListResponse = Type.Object(
-  {
-    results: Type.Array(ConversationSummary),
-    total: Type.Integer(),
-    has_more: Type.Boolean(),
-    next_cursor: Type.Union([Type.String(), Type.Null()]),
-  },
+export const ConversationListResponse = CursorPage(
+  ConversationSummary,
   example({ results: [SUMMARY], total: 1, has_more: false, next_cursor: null }),
 );
 export type ConversationListResponse = Static<typeof ConversationListResponse>;

@@ -2,6 +2,7 @@
 // bodies, document OpenAPI, type the service and become the MCP tool input schemas.
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
+import { CursorPage } from "~/shared/cursor-page";
 
 export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
@@ -250,13 +251,8 @@ const ITEM = {
   session_id: null,
   created_at: AT,
 };
-export const ListResponse = Type.Object(
-  {
-    results: Type.Array(ListItem),
-    total: Type.Integer(),
-    has_more: Type.Boolean(),
-    next_cursor: Type.Union([Type.String(), Type.Null()]),
-  },
+export const ListResponse = CursorPage(
+  ListItem,
   example({ results: [ITEM], total: 1, has_more: false, next_cursor: null }),
 );
 export type ListResponse = Static<typeof ListResponse>;
