@@ -69,6 +69,7 @@ function seedMemories(e: Engine, memories: number, versions: number, rand: () =>
           created_at: createdAt,
           version: 1,
           updated_at: createdAt,
+          retain_until: null,
         };
         const rowid = repo.insert(row);
         for (let v = 2; v <= versions; v++) {
@@ -85,7 +86,8 @@ function seedLayers(e: Engine, rand: () => number): void {
   e.store.write(({ conversations: conv, immutable: imm, mutable: mut }) => {
     for (let i = 0; i < CONVERSATIONS; i++) {
       const now = NOW - Math.floor(rand() * 8 * YEAR_MS);
-      conv.create({ id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null, now });
+      const conversation = { id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null };
+      conv.create({ ...conversation, now, retainUntil: null });
       conv.append(
         `c${i}`,
         [
@@ -93,6 +95,7 @@ function seedLayers(e: Engine, rand: () => number): void {
           { role: "assistant", content: makeText(VOCAB, rand) },
         ],
         now,
+        null,
       );
     }
     for (let i = 0; i < IMMUTABLE; i++)
@@ -105,6 +108,7 @@ function seedLayers(e: Engine, rand: () => number): void {
           data: JSON.stringify(makeText(VOCAB, rand)),
           metadata: "{}",
           now: NOW - (IMMUTABLE_VERSIONS - v) * DAY_MS,
+          retainUntil: null,
         });
     for (let i = 0; i < MUTABLE; i++) {
       const now = NOW - Math.floor(rand() * 3 * YEAR_MS);
@@ -116,6 +120,7 @@ function seedLayers(e: Engine, rand: () => number): void {
         value: JSON.stringify(i),
         expiresAt: i % 2 ? now + DAY_MS : null,
         now,
+        retainUntil: null,
       });
     }
   });

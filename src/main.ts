@@ -69,9 +69,6 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const search = new SearchService(store, embedder, logger, o.searchTuning);
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
-  const conversations = new ConversationsService(store, clock);
-  const immutable = new ImmutableService(store, clock, config.orgId);
-  const mutable = new MutableService(store, clock, config.orgId);
   let memory: MemoryService | undefined;
   const governance = new GovernanceService({
     store,
@@ -80,6 +77,11 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     orgId: config.orgId,
     purger: () => memory!,
   });
+  // Every layer's writes earn, and its deletes honour, the minimum retention (SPEC §5.4).
+  const floor = governance.policies;
+  const conversations = new ConversationsService(store, clock, floor);
+  const immutable = new ImmutableService(store, clock, config.orgId, floor);
+  const mutable = new MutableService(store, clock, config.orgId, floor);
   const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
   memory = new MemoryService(store, search, clock, logger, {
     conversations,
@@ -91,6 +93,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     },
     gate: governance.policies,
     retention: governance.erasure,
+    floor,
     erasure: governance.erasure,
   });
   const sessions = new SessionsService(store, clock, governance.policies);

@@ -183,7 +183,7 @@ export class Enforcer {
     for (let after = 0; ; ) {
       const batch = this.store.read((r) => r.retention.expiredMemories(space, ctx.now, after, BATCH));
       if (!batch.length) return;
-      const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now));
+      const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now, m.retainUntil));
       if (apply) this.store.write((tx) => this.purger.purgeMemories(tx, purge));
       const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
       add(

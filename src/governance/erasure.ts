@@ -53,7 +53,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     const policyOf = memo((space: string) => this.policies.forSpace(space).policy);
     const erase: string[] = [];
     for (const c of tx.conversations.ofUser(userId)) {
-      const gone = canEraseOnUserRequest(policyOf(c.space), c.lastMessageAt, now);
+      const gone = canEraseOnUserRequest(policyOf(c.space), c.lastMessageAt, now, c.retainUntil);
       if (gone) erase.push(c.id);
       count("conversations", !gone);
     }
@@ -65,7 +65,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     const policyOf = memo((org: string) => this.policies.forOrg(org).policy);
     const erasable = (layer: string, records: UserRecord[]) =>
       records.filter((r) => {
-        const gone = canEraseOnUserRequest(policyOf(r.org), r.updatedAt, now);
+        const gone = canEraseOnUserRequest(policyOf(r.org), r.updatedAt, now, r.retainUntil);
         count(layer, !gone);
         return gone;
       });

@@ -60,6 +60,12 @@ function firstDue(now: number, candidates: readonly (Candidate | undefined)[]): 
 const sumBytes = (versions: readonly VersionSummary[]) => versions.reduce((n, v) => n + v.bytes, 0);
 const newestAt = (versions: readonly VersionSummary[], fallback: number) =>
   versions.reduce((t, v) => Math.max(t, v.createdAt), fallback);
+/** The latest retention any of the versions earned (null: none did). */
+const latestRetainUntil = (versions: readonly VersionSummary[]): number | null =>
+  versions.reduce<number | null>(
+    (t, v) => (v.retainUntil != null && (t === null || v.retainUntil > t) ? v.retainUntil : t),
+    null,
+  );
 
 // ── conversations ──────────────────────────────────────────────────────────────
 export interface ConversationSummary {
@@ -70,6 +76,8 @@ export interface ConversationSummary {
   archivedAt?: number | null;
   /** Bytes of the conversation and its messages. */
   bytes: number;
+  /** The minimum retention its messages earned when written (sticky); absent or null: none. */
+  retainUntil?: number | null;
 }
 export interface ConversationAction extends Planned {
   id: string;
@@ -96,7 +104,7 @@ export function planConversationBatch(ctx: PlanContext, items: readonly Conversa
       retention ? after("retention.deleteAfter", conv.createdAt, parseDuration(c.retention.deleteAfter)) : undefined,
       after("purging.deleteInactiveAfter", lastAt, inactiveMs),
     ]);
-    if (removal && !isHeldByMinimumRetention(ctx.policy, Math.max(conv.createdAt, lastAt), now)) {
+    if (removal && !isHeldByMinimumRetention(ctx.policy, Math.max(conv.createdAt, lastAt), now, conv.retainUntil)) {
       plan.delete.push({ id: conv.id, bytes: conv.bytes, ...removal });
       continue;
     }
@@ -160,14 +168,14 @@ export function planImmutableBatch(ctx: PlanContext, items: readonly ImmutableSu
   for (const e of items) {
     const newest = newestAt(e.versions, e.createdAt);
     const removal = immutableRemoval(ctx, e, newest);
-    if (removal && !isHeldByMinimumRetention(ctx.policy, newest, ctx.now)) {
+    if (removal && !isHeldByMinimumRetention(ctx.policy, newest, ctx.now, latestRetainUntil(e.versions))) {
       plan.purgeEntities.push({ type: e.type, id: e.id, bytes: sumBytes(e.versions), ...removal });
       continue;
     }
     if (removal) plan.held += 1;
     if (!trim) continue;
     for (const v of excessVersions(e.versions, immutableVersionsToKeep(ctx.policy, e.type))) {
-      if (isHeldByMinimumRetention(ctx.policy, v.createdAt, ctx.now)) {
+      if (isHeldByMinimumRetention(ctx.policy, v.createdAt, ctx.now, v.retainUntil)) {
         plan.held += 1;
         continue;
       }
@@ -195,6 +203,8 @@ export interface MutableSummary {
   /** The key's own expiry; absent = defaultTTL from updatedAt applies. */
   expiresAt?: number | null;
   bytes: number;
+  /** The minimum retention its writes earned (sticky); absent or null: none. */
+  retainUntil?: number | null;
 }
 export interface MutableKeyAction extends Planned {
   namespace: string;
@@ -231,7 +241,7 @@ export function planMutableBatch(ctx: PlanContext, items: readonly MutableSummar
   for (const k of items) {
     const removal = mutableRemoval(ctx, k);
     if (!removal) continue;
-    if (isHeldByMinimumRetention(ctx.policy, k.updatedAt, ctx.now)) {
+    if (isHeldByMinimumRetention(ctx.policy, k.updatedAt, ctx.now, k.retainUntil)) {
       plan.held += 1;
       continue;
     }
@@ -284,7 +294,7 @@ export function planVectorBatch(ctx: PlanContext, items: readonly VectorSummary[
   for (const m of items) {
     if (orphans && isOrphan(m)) {
       // The moment the reference vanished is unknown, so an orphan is "due now", never overdue.
-      if (!isHeldByMinimumRetention(policy, newestAt(m.versions, m.createdAt), now)) {
+      if (!isHeldByMinimumRetention(policy, newestAt(m.versions, m.createdAt), now, latestRetainUntil(m.versions))) {
         plan.purgeMemories.push({
           id: m.id,
           bytes: sumBytes(m.versions),
@@ -297,7 +307,7 @@ export function planVectorBatch(ctx: PlanContext, items: readonly VectorSummary[
     }
     if (!trim) continue;
     for (const v of excessVersions(m.versions, vectorVersionsToKeep(policy, m.importance, m.sourceType))) {
-      if (isHeldByMinimumRetention(policy, v.createdAt, now)) {
+      if (isHeldByMinimumRetention(policy, v.createdAt, now, v.retainUntil)) {
         plan.held += 1;
         continue;
       }

@@ -4,12 +4,12 @@ import type { ScopeKind, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
-import type { WriteGate } from "~/memory/memory-hooks";
+import type { RetentionFloor, RetentionScope, WriteGate } from "~/memory/memory-hooks";
 import type { GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } from "./policy.schema";
 import { validateAgentOverride, validatePolicy, validateRemoveScope } from "./validate";
 import { checkScopeIds } from "./policy-checks";
 import { deepMerge, effectivePolicy } from "./merge";
-import { requiresJustification } from "./retention-rules";
+import { minimumRetentionMs, requiresJustification } from "./retention-rules";
 
 export interface Effective {
   policy: PolicyRules;
@@ -20,7 +20,7 @@ export interface Effective {
 /** Policies change rarely and are read on every write: cache them briefly (another process's change shows within this). */
 const CACHE_MS = 2000;
 
-export class PolicyService implements WriteGate {
+export class PolicyService implements WriteGate, RetentionFloor {
   private readonly cache = new Map<string, { at: number; value: GovernancePolicyPatch | null }>();
   private readonly mergedCache = new Map<
     string,
@@ -123,6 +123,24 @@ export class PolicyService implements WriteGate {
     if (this.mergedCache.size > 10_000) this.mergedCache.clear();
     this.mergedCache.set(key, { org, space, policy });
     return policy;
+  }
+
+  retainUntil(scope: RetentionScope, now: number): number | null {
+    const min = minimumRetentionMs(this.policyOf(scope));
+    return min > 0 ? now + min : null;
+  }
+
+  heldUntil(scope: RetentionScope, writtenAt: number, retainUntil: number | null, now: number): number | null {
+    const min = minimumRetentionMs(this.policyOf(scope));
+    // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
+    const until = Math.max(retainUntil ?? -Infinity, min > 0 ? writtenAt + min : -Infinity);
+    return now < until ? until : null;
+  }
+
+  private policyOf(scope: RetentionScope): PolicyRules {
+    return "memorySpaceId" in scope
+      ? this.forSpace(scope.memorySpaceId).policy
+      : this.forOrg(scope.organizationId).policy;
   }
 
   checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void {

@@ -15,15 +15,26 @@ export function minimumRetentionMs(policy: PolicyRules): number {
 
 /**
  * True when deleting data whose youngest part was written at `youngestAt` would break the
- * minimum retention. Callers pass the youngest timestamp of everything the deletion removes
- * (a version's own createdAt; a record's newest version, message or update).
+ * minimum retention: the one the policy in force keeps, or the one the data earned when it was
+ * written (`retainUntil`, sticky: SPEC §5.4). Callers pass the youngest timestamp and the latest
+ * retainUntil of everything the deletion removes (a version's own; a record's newest version,
+ * message or update).
  */
-export const isHeldByMinimumRetention = (policy: PolicyRules, youngestAt: number, now: number): boolean =>
-  now - youngestAt < minimumRetentionMs(policy);
+export const isHeldByMinimumRetention = (
+  policy: PolicyRules,
+  youngestAt: number,
+  now: number,
+  retainUntil?: number | null,
+): boolean => (retainUntil != null && now < retainUntil) || now - youngestAt < minimumRetentionMs(policy);
 
 /** A user's erasure request may delete this data (purgeOnUserRequest and minimum retention). */
-export const canEraseOnUserRequest = (policy: PolicyRules, youngestAt: number, now: number): boolean =>
-  policy.conversations.retention.purgeOnUserRequest && !isHeldByMinimumRetention(policy, youngestAt, now);
+export const canEraseOnUserRequest = (
+  policy: PolicyRules,
+  youngestAt: number,
+  now: number,
+  retainUntil?: number | null,
+): boolean =>
+  policy.conversations.retention.purgeOnUserRequest && !isHeldByMinimumRetention(policy, youngestAt, now, retainUntil);
 
 /**
  * First byImportance range containing importance, else bySourceType[sourceType], else defaultVersions.
@@ -50,6 +61,8 @@ export interface VersionSummary {
   version: number;
   createdAt: number;
   bytes: number;
+  /** The minimum retention it earned when written (sticky); absent or null: none. */
+  retainUntil?: number | null;
 }
 export interface ExcessVersion extends VersionSummary {
   /** When it fell out of the kept window: creation of the version `keep` places newer. */

@@ -5,7 +5,7 @@ import { iso, isoOrNull, type Clock } from "~/shared/clock";
 import { AppError, notFound } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import { decodeCursor, encodeCursor } from "~/memory/cursor";
-import type { ConversationRecorder } from "~/memory/memory-hooks";
+import type { ConversationRecorder, RetentionFloor } from "~/memory/memory-hooks";
 import type {
   AppendMessagesInput,
   ConversationRef,
@@ -21,6 +21,8 @@ export class ConversationsService implements ConversationRecorder {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** The minimum retention messages earn when written (SPEC §5.4). */
+    private readonly floor?: RetentionFloor,
   ) {}
 
   /** Used inside add_memories' transaction `tx`. */
@@ -35,17 +37,20 @@ export class ConversationsService implements ConversationRecorder {
     },
   ): string {
     const id = newId();
+    const retainUntil = this.earned(input.agentId, input.now);
     tx.conversations.create({
       id,
       userId: input.userId,
       spaceId: input.agentId,
       sessionId: input.sessionId ?? null,
       now: input.now,
+      retainUntil,
     });
     tx.conversations.append(
       id,
       input.messages.filter((m) => m.content.trim()),
       input.now,
+      retainUntil,
     );
     return id;
   }
@@ -69,9 +74,14 @@ export class ConversationsService implements ConversationRecorder {
       const c = this.mustGet({ id, user_id: input.user_id }, tx);
       if (c.archived_at !== null)
         throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
-      tx.conversations.append(id, input.messages, this.clock.now());
+      const now = this.clock.now();
+      tx.conversations.append(id, input.messages, now, this.earned(c.memory_space_id, now));
     });
     return this.get({ id, user_id: input.user_id });
+  }
+
+  private earned(space: string, now: number): number | null {
+    return this.floor?.retainUntil({ memorySpaceId: space }, now) ?? null;
   }
 
   get(ref: ConversationRef): ConversationResponse {

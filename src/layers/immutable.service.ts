@@ -3,6 +3,7 @@
 import type { ImmutableRow, ImmutableVersionRow, Repos, Store } from "~/store/store";
 import { type Clock, iso } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
+import type { RetentionFloor } from "~/memory/memory-hooks";
 import type {
   PutImmutableInput,
   ImmutablePutResponse,
@@ -17,6 +18,8 @@ export class ImmutableService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly orgId: string,
+    /** The minimum retention each version earns when written (SPEC §5.4). */
+    private readonly floor?: RetentionFloor,
   ) {}
 
   put(type: string, id: string, input: PutImmutableInput): ImmutablePutResponse {
@@ -37,6 +40,7 @@ export class ImmutableService {
         data,
         metadata: JSON.stringify(input.metadata ?? {}),
         now,
+        retainUntil: this.floor?.retainUntil({ organizationId: this.orgId }, now) ?? null,
       });
     });
     return { success: true as const, type, id, version, created_at: iso(now) };

@@ -2,7 +2,8 @@
 // accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
 import type { MutableRow, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
-import { notFound, validationError } from "~/shared/errors";
+import { AppError, notFound, validationError } from "~/shared/errors";
+import type { RetentionFloor } from "~/memory/memory-hooks";
 import { parseDuration } from "~/governance/durations";
 import type { PutMutableInput, MutableResponse, MutableDeleteResponse } from "./layers.schema";
 
@@ -13,6 +14,8 @@ export class MutableService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly orgId: string,
+    /** The minimum retention a key earns when written, and which its delete honours (SPEC §5.4). */
+    private readonly floor?: RetentionFloor,
   ) {}
 
   put(namespace: string, key: string, input: PutMutableInput): MutableResponse {
@@ -31,7 +34,17 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const entry = { orgId: this.orgId, namespace, key, userId: input.user_id ?? null, value, expiresAt, now };
+    const retainUntil = this.floor?.retainUntil(this.scope, now) ?? null;
+    const entry = {
+      orgId: this.orgId,
+      namespace,
+      key,
+      userId: input.user_id ?? null,
+      value,
+      expiresAt,
+      now,
+      retainUntil,
+    };
     const row = this.store.write((tx) => tx.mutable.put(entry));
     return { success: true as const, ...view(row, now) };
   }
@@ -46,9 +59,19 @@ export class MutableService {
 
   delete(namespace: string, key: string): MutableDeleteResponse {
     const now = this.clock.now();
-    if (!this.store.write((tx) => tx.mutable.deleteLive(this.orgId, namespace, key, now)))
-      throw notFound("key", `${namespace}/${key}`);
+    this.store.write((tx) => {
+      const row = tx.mutable.get(this.orgId, namespace, key, now);
+      if (!row) throw notFound("key", `${namespace}/${key}`);
+      const held = this.floor?.heldUntil(this.scope, row.updated_at, row.retain_until, now);
+      if (held != null)
+        throw new AppError("CONFLICT", `key '${namespace}/${key}' is under minimum retention until ${iso(held)}`);
+      tx.mutable.deleteLive(this.orgId, namespace, key, now);
+    });
     return { success: true as const, deleted_count: 1 };
+  }
+
+  private get scope() {
+    return { organizationId: this.orgId };
   }
 }
 

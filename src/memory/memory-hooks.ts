@@ -31,6 +31,20 @@ export interface WriteGate {
   checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void;
 }
 
+/** A memory space's records (memories, conversations), or an organization's (immutable, mutable). */
+export type RetentionScope = { memorySpaceId: string } | { organizationId: string };
+
+/** The FINRA/HIPAA minimum retention (SPEC §5.4), which every delete route of every layer honours. */
+export interface RetentionFloor {
+  /** What a record written now earns and keeps whatever policy comes later: now + the minimum, or null. */
+  retainUntil(scope: RetentionScope, now: number): number | null;
+  /**
+   * Until when a record last written at `writtenAt`, which earned `retainUntil`, may not be deleted: the
+   * later of what it earned and what the policy in force now keeps; null when it may go now.
+   */
+  heldUntil(scope: RetentionScope, writtenAt: number, retainUntil: number | null, now: number): number | null;
+}
+
 export interface DeletionPolicy {
   /**
    * Memories of this space last written after the returned time must be kept
@@ -62,5 +76,6 @@ export interface MemoryHooks {
   graph?: GraphLinker;
   gate?: WriteGate;
   retention?: DeletionPolicy;
+  floor?: RetentionFloor;
   erasure?: Erasure;
 }

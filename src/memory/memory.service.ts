@@ -71,6 +71,8 @@ export class MemoryService {
       this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = at?.createdAt ?? this.clock.now();
+    // An imported memory earns its minimum retention from when it was first written, like any other.
+    const retainUntil = this.hooks.floor?.retainUntil({ memorySpaceId: agentId }, now) ?? null;
     const ids = await this.store.group((tx) => {
       const conversationRef = input.messages
         ? (this.hooks.conversations?.record(tx, {
@@ -97,6 +99,7 @@ export class MemoryService {
           immutable_ref: d.traits.immutableRef,
           created_at: now,
           updated_at: at?.updatedAt,
+          retain_until: retainUntil,
         });
         if (vectors)
           this.search.writeVectors(tx, [
@@ -222,6 +225,8 @@ export class MemoryService {
     this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
+    const now = this.clock.now();
+    const retainUntil = this.hooks.floor?.retainUntil({ memorySpaceId: row.agent_id }, now) ?? null;
     this.store.write((tx) => {
       const current = this.mustGet(input, tx);
       if (current.version !== row.version)
@@ -234,8 +239,9 @@ export class MemoryService {
           importance: traits.importance,
           source_type: traits.sourceType,
           expires_at: traits.expiresAt,
+          retain_until: retainUntil,
         },
-        this.clock.now(),
+        now,
       );
       if (vectors)
         this.search.writeVectors(tx, [
@@ -268,13 +274,10 @@ export class MemoryService {
   delete(ref: MemoryRef): DeleteResponse {
     this.store.write((tx) => {
       const row = this.mustGet(ref, tx);
-      const keep = this.hooks.retention?.keepSince(row.agent_id, false);
-      // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
-      if (keep !== undefined && row.updated_at > keep)
-        throw new AppError(
-          "CONFLICT",
-          `memory '${ref.memory_id}' is under minimum retention until ${iso(row.updated_at + this.clock.now() - keep)}`,
-        );
+      const scope = { memorySpaceId: row.agent_id };
+      const held = this.hooks.floor?.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now());
+      if (held != null)
+        throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
       this.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
     });
     return { success: true, deleted_count: 1 };
@@ -292,7 +295,8 @@ export class MemoryService {
       for (const space of tx.memories.spacesOfUser(input.user_id)) {
         const keep = this.hooks.retention?.keepSince(space, cascade);
         if (keep === -Infinity) continue;
-        const removed = tx.memories.deleteForUser(input.user_id, space, keep === undefined ? Infinity : keep + 1);
+        const before = keep === undefined ? Infinity : keep + 1;
+        const removed = tx.memories.deleteForUser(input.user_id, space, before, this.clock.now());
         this.search.deleteVectors(
           tx,
           removed.map((r) => r.rowid),

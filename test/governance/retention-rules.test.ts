@@ -34,6 +34,16 @@ describe("minimum retention", () => {
     expect(isHeldByMinimumRetention(finra, ago(7 * YEAR_MS - 1), NOW)).toBe(true);
   });
 
+  test("what data earned when written holds it under any later policy, up to the earned instant exclusive", () => {
+    const gdpr = rulesFrom("GDPR");
+    expect(isHeldByMinimumRetention(gdpr, ago(YEAR_MS), NOW, NOW + 1)).toBe(true);
+    expect(isHeldByMinimumRetention(gdpr, ago(YEAR_MS), NOW, NOW)).toBe(false);
+    expect(isHeldByMinimumRetention(gdpr, ago(YEAR_MS), NOW, null)).toBe(false);
+    // The policy in force still holds what it holds, whatever was earned.
+    expect(isHeldByMinimumRetention(rulesFrom("HIPAA"), ago(YEAR_MS), NOW, ago(1))).toBe(true);
+    expect(canEraseOnUserRequest(gdpr, ago(YEAR_MS), NOW, NOW + DAY_MS)).toBe(false);
+  });
+
   test("user erasure needs purgeOnUserRequest and data outside the minimum retention", () => {
     expect(canEraseOnUserRequest(rulesFrom("GDPR"), NOW, NOW)).toBe(true);
     expect(canEraseOnUserRequest(rulesFrom("FINRA"), ago(10 * YEAR_MS), NOW)).toBe(false);

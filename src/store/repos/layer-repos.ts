@@ -12,6 +12,8 @@ export interface ConversationRow {
   created_at: number;
   last_message_at: number;
   archived_at: number | null;
+  /** The minimum retention earned by its messages (SPEC §5.4, sticky); null: none. */
+  retain_until: number | null;
 }
 
 export interface MessageRow {
@@ -21,15 +23,23 @@ export interface MessageRow {
 }
 
 export interface ConversationRepo {
-  create(c: { id: string; userId: string; spaceId: string; sessionId: string | null; now: number }): void;
-  append(id: string, messages: { role: string; content: string }[], now: number): void;
+  create(c: {
+    id: string;
+    userId: string;
+    spaceId: string;
+    sessionId: string | null;
+    now: number;
+    retainUntil: number | null;
+  }): void;
+  /** `retainUntil`: what these messages earn; the conversation keeps the later of it and what it had. */
+  append(id: string, messages: { role: string; content: string }[], now: number, retainUntil: number | null): void;
   get(userId: string, id: string): ConversationRow | null;
   messages(id: string): MessageRow[];
   /** Newest first; `after` is the (created_at, id) of the last row of the previous page. */
   page(userId: string, limit: number, after?: [number, string]): ConversationRow[];
   count(userId: string): number;
-  /** Every conversation of the user, with its space and last message time (erasure). */
-  ofUser(userId: string): { id: string; space: string; lastMessageAt: number }[];
+  /** Every conversation of the user, with its space, last message time and earned retention (erasure). */
+  ofUser(userId: string): { id: string; space: string; lastMessageAt: number; retainUntil: number | null }[];
   archive(ids: string[], now: number): void;
   delete(ids: string[]): void;
 }
@@ -58,6 +68,8 @@ export interface UserRecord {
   key: [string, string];
   org: string;
   updatedAt: number;
+  /** The latest minimum retention any of its versions earned (SPEC §5.4); null: none. */
+  retainUntil: number | null;
 }
 
 export interface ImmutableRepo {
@@ -73,6 +85,8 @@ export interface ImmutableRepo {
     data: string;
     metadata: string;
     now: number;
+    /** What this version earns (SPEC §5.4). */
+    retainUntil: number | null;
   }): number;
   version(type: string, id: string, version: number): ImmutableVersionRow | null;
   /** Newest first. */
@@ -94,6 +108,8 @@ export interface MutableRow {
   updated_at: number;
   accessed_at: number;
   expires_at: number | null;
+  /** The minimum retention earned by its writes (SPEC §5.4, sticky); null: none. */
+  retain_until: number | null;
 }
 
 export interface MutableRepo {
@@ -106,6 +122,8 @@ export interface MutableRepo {
     value: string;
     expiresAt: number | null;
     now: number;
+    /** What this write earns; the key keeps the later of it and what it had. */
+    retainUntil: number | null;
   }): MutableRow;
   /** A live (unexpired) entry of the organization, or null. */
   get(orgId: string, namespace: string, key: string, now: number): MutableRow | null;

@@ -17,6 +17,8 @@ export interface MemoryRow {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The minimum retention this memory earned when written (SPEC §5.4, sticky); null: none. */
+  retain_until: number | null;
 }
 
 export type ListedRow = Pick<
@@ -44,17 +46,28 @@ export interface MemoryRepo {
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
   count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null };
   /** Keeps the current text as a previous version, then writes the new one. */
+  /** `next.retain_until` is what this write earns; the memory keeps the later of it and what it had. */
   update(
     row: MemoryRow,
-    next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null },
+    next: {
+      memory: string;
+      metadata: string;
+      importance: number;
+      source_type: string;
+      expires_at: number | null;
+      retain_until: number | null;
+    },
     now: number,
   ): void;
   /** Previous versions, newest first. */
   versions(userId: string, id: string): VersionRow[];
   /** The memory spaces (agents) the user has memories in. */
   spacesOfUser(userId: string): string[];
-  /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns them. */
-  deleteForUser(userId: string, agentId: string, before?: number): { rowid: number; id: string }[];
+  /**
+   * Deletes the user's memories in one space (expired ones too) last written before `before` whose earned
+   * retention is over at `now`; returns them.
+   */
+  deleteForUser(userId: string, agentId: string, before: number, now: number): { rowid: number; id: string }[];
   countForUser(userId: string): number;
   deleteByRowids(rowids: number[]): void;
   /** Previous versions (enforcement's version limits). */

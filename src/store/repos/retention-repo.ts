@@ -6,6 +6,8 @@ export interface VersionInfo {
   version: number;
   createdAt: number;
   bytes: number;
+  /** The minimum retention it earned when written (SPEC §5.4); null: none. */
+  retainUntil: number | null;
 }
 
 export interface ConversationInfo {
@@ -14,6 +16,7 @@ export interface ConversationInfo {
   lastMessageAt: number;
   archivedAt: number | null;
   bytes: number;
+  retainUntil: number | null;
 }
 
 export interface MemoryInfo {
@@ -40,6 +43,7 @@ export interface ExpiredMemory {
   expiresAt: number;
   /** The memory and all its versions. */
   bytes: number;
+  retainUntil: number | null;
 }
 
 export interface ImmutableInfo {
@@ -58,6 +62,7 @@ export interface MutableInfo {
   accessedAt: number;
   expiresAt: number | null;
   bytes: number;
+  retainUntil: number | null;
 }
 
 export interface RetentionRepo {

@@ -1,5 +1,6 @@
 // Conversations and their append-only messages in SQLite; reads a client asks for are scoped by user_id.
 import type { Db } from "./connection";
+import { RAISED } from "./memory-repo";
 import type { ConversationRepo, ConversationRow, MessageRow } from "../repos/layer-repos";
 
 const each = (xs: unknown[]) => JSON.stringify(xs);
@@ -7,15 +8,22 @@ const each = (xs: unknown[]) => JSON.stringify(xs);
 export class SqliteConversationRepo implements ConversationRepo {
   constructor(private readonly db: Db) {}
 
-  create(c: { id: string; userId: string; spaceId: string; sessionId: string | null; now: number }): void {
+  create(c: {
+    id: string;
+    userId: string;
+    spaceId: string;
+    sessionId: string | null;
+    now: number;
+    retainUntil: number | null;
+  }): void {
     this.db
       .query(
-        "INSERT INTO conversations (id, user_id, memory_space_id, session_id, created_at, last_message_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO conversations (id, user_id, memory_space_id, session_id, created_at, last_message_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(c.id, c.userId, c.spaceId, c.sessionId, c.now, c.now);
+      .run(c.id, c.userId, c.spaceId, c.sessionId, c.now, c.now, c.retainUntil);
   }
 
-  append(id: string, messages: { role: string; content: string }[], now: number): void {
+  append(id: string, messages: { role: string; content: string }[], now: number, retainUntil: number | null): void {
     const next = this.db
       .query<{ n: number }, [string]>(
         "SELECT coalesce(max(seq), 0) AS n FROM conversation_messages WHERE conversation_id = ?",
@@ -31,9 +39,10 @@ export class SqliteConversationRepo implements ConversationRepo {
     });
     this.db
       .query(
-        "UPDATE conversations SET message_count = message_count + ?, bytes = bytes + ?, last_message_at = ? WHERE id = ?",
+        `UPDATE conversations SET message_count = message_count + ?, bytes = bytes + ?, last_message_at = ?,
+           retain_until = ${RAISED} WHERE id = ?`,
       )
-      .run(messages.length, bytes, now, id);
+      .run(messages.length, bytes, now, retainUntil, id);
   }
 
   get(userId: string, id: string): ConversationRow | null {
@@ -70,10 +79,11 @@ export class SqliteConversationRepo implements ConversationRepo {
       .get(userId)!.n;
   }
 
-  ofUser(userId: string): { id: string; space: string; lastMessageAt: number }[] {
+  ofUser(userId: string): { id: string; space: string; lastMessageAt: number; retainUntil: number | null }[] {
     return this.db
-      .query<{ id: string; space: string; lastMessageAt: number }, [string]>(
-        "SELECT id, memory_space_id AS space, last_message_at AS lastMessageAt FROM conversations WHERE user_id = ?",
+      .query<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }, [string]>(
+        `SELECT id, memory_space_id AS space, last_message_at AS lastMessageAt, retain_until AS retainUntil
+         FROM conversations WHERE user_id = ?`,
       )
       .all(userId);
   }

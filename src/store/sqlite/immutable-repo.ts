@@ -32,6 +32,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     data: string;
     metadata: string;
     now: number;
+    retainUntil: number | null;
   }): number {
     const head = this.db
       .query<{ current_version: number; organization_id: string }, [string, string]>(
@@ -53,8 +54,10 @@ export class SqliteImmutableRepo implements ImmutableRepo {
         .run(version, r.now, r.now, r.userId, r.type, r.id);
     }
     this.db
-      .query("INSERT INTO immutable_versions (type, id, version, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(r.type, r.id, version, r.data, r.metadata, r.now);
+      .query(
+        "INSERT INTO immutable_versions (type, id, version, data, metadata, created_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(r.type, r.id, version, r.data, r.metadata, r.now, r.retainUntil);
     return version;
   }
 
@@ -80,11 +83,13 @@ export class SqliteImmutableRepo implements ImmutableRepo {
 
   ofUser(userId: string): UserRecord[] {
     return this.db
-      .query<{ a: string; b: string; org: string; t: number }, [string]>(
-        "SELECT type AS a, id AS b, organization_id AS org, updated_at AS t FROM immutable_records WHERE user_id = ?",
+      .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string]>(
+        `SELECT r.type AS a, r.id AS b, r.organization_id AS org, r.updated_at AS t,
+           (SELECT max(v.retain_until) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id) AS r
+         FROM immutable_records r WHERE r.user_id = ?`,
       )
       .all(userId)
-      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t }));
+      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }
 
   deleteVersions(items: { type: string; id: string; version: number }[]): void {

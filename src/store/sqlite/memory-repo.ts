@@ -5,6 +5,10 @@ import { indexMemory } from "./fts-repo";
 import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
 
 const VISIBLE = "(expires_at IS NULL OR expires_at > ?)";
+/** A row's earned retention is over at ? (the sticky floor of SPEC §5.4). */
+export const RETENTION_OVER = "(retain_until IS NULL OR retain_until <= ?)";
+/** A row's retain_until raised to ? (an update earns anew; nothing lowers it). */
+export const RAISED = "nullif(max(coalesce(retain_until, 0), coalesce(?, 0)), 0)";
 
 export class SqliteMemoryRepo implements MemoryRepo {
   constructor(private readonly db: Db) {}
@@ -13,8 +17,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const r = this.db
       .query<{ rowid: number }, any[]>(
         `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
-           conversation_ref, immutable_ref, version, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING rowid`,
+           conversation_ref, immutable_ref, version, created_at, updated_at, retain_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING rowid`,
       )
       .get(
         m.id,
@@ -30,6 +34,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
         m.immutable_ref,
         m.created_at,
         m.updated_at ?? m.created_at,
+        m.retain_until,
       );
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
@@ -73,20 +78,38 @@ export class SqliteMemoryRepo implements MemoryRepo {
   /** Keeps the current text as a previous version, then writes the new one. */
   update(
     row: MemoryRow,
-    next: { memory: string; metadata: string; importance: number; source_type: string; expires_at: number | null },
+    next: {
+      memory: string;
+      metadata: string;
+      importance: number;
+      source_type: string;
+      expires_at: number | null;
+      retain_until: number | null;
+    },
     now: number,
   ): void {
+    // The previous version keeps what it earned when it was written.
     this.db
       .query(
-        "INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO memory_versions (memory_id, version, memory, metadata, created_at, retain_until) VALUES (?, ?, ?, ?, ?, ?)",
       )
-      .run(row.id, row.version, row.memory, row.metadata, row.updated_at);
+      .run(row.id, row.version, row.memory, row.metadata, row.updated_at, row.retain_until);
     this.db
       .query(
         `UPDATE memories SET memory = ?, metadata = ?, importance = ?, source_type = ?, expires_at = ?, version = version + 1,
-           updated_at = ? WHERE rowid = ? AND user_id = ?`,
+           updated_at = ?, retain_until = ${RAISED} WHERE rowid = ? AND user_id = ?`,
       )
-      .run(next.memory, next.metadata, next.importance, next.source_type, next.expires_at, now, row.rowid, row.user_id);
+      .run(
+        next.memory,
+        next.metadata,
+        next.importance,
+        next.source_type,
+        next.expires_at,
+        now,
+        next.retain_until,
+        row.rowid,
+        row.user_id,
+      );
     if (next.memory !== row.memory) indexMemory(this.db, row.rowid, row.user_id, next.memory);
   }
 
@@ -107,13 +130,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
       .map((r) => r.a);
   }
 
-  /** Deletes the user's memories in one space (expired ones too) last written before `before`; returns their rowids and ids. */
-  deleteForUser(userId: string, agentId: string, before = Infinity): { rowid: number; id: string }[] {
+  deleteForUser(userId: string, agentId: string, before: number, now: number): { rowid: number; id: string }[] {
     return this.db
-      .query<{ rowid: number; id: string }, [string, string, number]>(
-        "DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? RETURNING rowid, id",
+      .query<{ rowid: number; id: string }, [string, string, number, number]>(
+        `DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? AND ${RETENTION_OVER}
+         RETURNING rowid, id`,
       )
-      .all(userId, agentId, before);
+      .all(userId, agentId, before, now);
   }
 
   countForUser(userId: string): number {

@@ -1,5 +1,6 @@
 // Mutable key/values in SQLite: value, updated/accessed times and optional expiry.
 import type { Db } from "./connection";
+import { RAISED } from "./memory-repo";
 import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
 
 export class SqliteMutableRepo implements MutableRepo {
@@ -13,16 +14,18 @@ export class SqliteMutableRepo implements MutableRepo {
     value: string;
     expiresAt: number | null;
     now: number;
+    retainUntil: number | null;
   }): MutableRow {
     return this.db
-      .query<MutableRow, [string, string, string, string | null, string, number, number, number, number | null]>(
-        `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      .query<MutableRow, any[]>(
+        `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at, retain_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id)
+           accessed_at = excluded.accessed_at, expires_at = excluded.expires_at, user_id = coalesce(excluded.user_id, user_id),
+           retain_until = ${RAISED.replace("?", "excluded.retain_until")}
          RETURNING *`,
       )
-      .get(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt)!;
+      .get(r.namespace, r.key, r.orgId, r.userId, r.value, r.now, r.now, r.now, r.expiresAt, r.retainUntil)!;
   }
 
   /** A live (unexpired) entry of the organization, or null. */
@@ -52,11 +55,11 @@ export class SqliteMutableRepo implements MutableRepo {
 
   ofUser(userId: string): UserRecord[] {
     return this.db
-      .query<{ a: string; b: string; org: string; t: number }, [string]>(
-        "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t FROM mutable_entries WHERE user_id = ?",
+      .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string]>(
+        "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t, retain_until AS r FROM mutable_entries WHERE user_id = ?",
       )
       .all(userId)
-      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t }));
+      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }
 
   delete(items: { namespace: string; key: string }[]): void {

@@ -22,7 +22,8 @@ export class SqliteRetentionRepo implements RetentionRepo {
   conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[] {
     return this.db
       .query<ConversationInfo, [number, string, string, number]>(
-        `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes
+        `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes,
+           retain_until AS retainUntil
          FROM conversations WHERE memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
       )
       .all(ROW_OVERHEAD, spaceId, afterId, limit);
@@ -38,11 +39,13 @@ export class SqliteRetentionRepo implements RetentionRepo {
           version: number;
           updatedAt: number;
           bytes: number;
+          retainUntil: number | null;
         },
         [number, string, number, number]
       >(
         `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
            m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
+           m.retain_until AS retainUntil,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
            m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
            m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
@@ -51,21 +54,21 @@ export class SqliteRetentionRepo implements RetentionRepo {
       )
       .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
     const old = this.versionsOf(
-      "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
+      "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes, retain_until AS retainUntil FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
       rows.map((r) => r.id),
     );
-    return rows.map(({ version, updatedAt, bytes, ...r }) => ({
+    return rows.map(({ version, updatedAt, bytes, retainUntil, ...r }) => ({
       ...r,
       conversationRefExists: !!r.conversationRefExists,
       immutableRefExists: !!r.immutableRefExists,
-      versions: [{ version, createdAt: updatedAt, bytes }, ...(old.get(r.id) ?? [])],
+      versions: [{ version, createdAt: updatedAt, bytes, retainUntil }, ...(old.get(r.id) ?? [])],
     }));
   }
 
   expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[] {
     return this.db
       .query<ExpiredMemory, [number, number, string, number, number, number]>(
-        `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt,
+        `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
            length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
              FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
          FROM memories m WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
@@ -82,7 +85,8 @@ export class SqliteRetentionRepo implements RetentionRepo {
       .all(orgId, after[0], after[0], after[1], limit);
     // Join through json_each so each (type, id) pair uses the primary key instead of a scan.
     const versions = this.versionsOf(
-      `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS createdAt, length(CAST(v.data AS BLOB)) + length(v.metadata) + ? AS bytes
+      `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS createdAt, length(CAST(v.data AS BLOB)) + length(v.metadata) + ? AS bytes,
+         v.retain_until AS retainUntil
        FROM json_each(?) j JOIN immutable_versions v ON v.type = json_extract(j.value, '$[0]') AND v.id = json_extract(j.value, '$[1]')`,
       rows.map((r) => [r.type, r.id]),
     );
@@ -93,6 +97,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
     return this.db
       .query<MutableInfo, [number, string, string, string, string, number]>(
         `SELECT namespace, key, created_at AS createdAt, updated_at AS updatedAt, accessed_at AS accessedAt, expires_at AS expiresAt,
+           retain_until AS retainUntil,
            length(CAST(value AS BLOB)) + ? AS bytes
          FROM mutable_entries WHERE organization_id = ? AND (namespace > ? OR (namespace = ? AND key > ?)) ORDER BY namespace, key LIMIT ?`,
       )
@@ -106,7 +111,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
       .query<VersionInfo & { owner: string }, [number, string]>(sql)
       .all(ROW_OVERHEAD, each(owners))) {
       const list = out.get(v.owner) ?? [];
-      list.push({ version: v.version, createdAt: v.createdAt, bytes: v.bytes });
+      list.push({ version: v.version, createdAt: v.createdAt, bytes: v.bytes, retainUntil: v.retainUntil });
       out.set(v.owner, list);
     }
     return out;

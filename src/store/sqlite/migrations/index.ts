@@ -8,6 +8,7 @@ import m0006 from "./0006_fts_owner.sql" with { type: "text" };
 import m0007 from "./0007_count_index.sql" with { type: "text" };
 import m0008 from "./0008_fts_namespaces.sql" with { type: "text" };
 import m0009 from "./0009_vector_erasures.sql" with { type: "text" };
+import m0010 from "./0010_retain_until.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import type { Db } from "../connection";
 
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: "count index", sql: m0007 },
   { version: 8, name: "fts namespaces", sql: m0008, run: reindexAll },
   { version: 9, name: "vector erasures", sql: m0009 },
+  { version: 10, name: "retain until", sql: m0010 },
 ];
