@@ -34,6 +34,7 @@ import { VERSION } from "./version";
 
 /** The engine's maintenance of a store file (engram check, engram repair) and its refusal to open one. */
 export { checkStore } from "./store/sqlite/check";
+export { probeSqlite } from "./store/sqlite/connection";
 export { repairStore } from "./store/sqlite/repair";
 export { StoreFileError } from "./store/sqlite/store-file";
 
@@ -61,7 +62,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const clock = o.clock ?? systemClock;
   const store = await openSqliteStore({
     path: config.storePath,
-    nativeCacheDir: config.cacheDir,
+    ...connectionOptions(config),
     cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
     logger,
   });
@@ -139,6 +140,13 @@ function logFileSink(path: string) {
   }
 }
 
+/** How every connection of this server opens the store: the same SQLite library and vector index. */
+export const connectionOptions = (config: Config) => ({
+  nativeCacheDir: config.cacheDir,
+  vectorIndex: config.vectorIndex,
+  sqliteLib: config.sqliteLib,
+});
+
 /** Search workers need a store file: a worker cannot open another connection's ":memory:". */
 const usesSearchWorkers = (config: Config) => config.searchWorkers > 0 && config.storePath !== ":memory:";
 
@@ -150,7 +158,7 @@ async function startSearchWorkers(config: Config, search: SearchService, logger:
       workerUrl: new URL("./rank-worker.ts", import.meta.url).href,
       size: config.searchWorkers,
       path: config.storePath,
-      nativeCacheDir: config.cacheDir,
+      ...connectionOptions(config),
       logger,
     });
     search.useWorkers(pool);
@@ -162,7 +170,7 @@ async function startSearchWorkers(config: Config, search: SearchService, logger:
 }
 
 /** Remote provider when EMBEDDING_API_KEY is set; none for 'none'; else a local transformers.js model. */
-async function createEmbedder(config: Config): Promise<Embedder | null> {
+export async function createEmbedder(config: Config): Promise<Embedder | null> {
   const e = config.embedding;
   if (e.apiKey) return new RemoteEmbedder({ apiKey: e.apiKey, baseUrl: e.baseUrl, model: e.remoteModel });
   if (e.model === "none") return null;

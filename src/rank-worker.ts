@@ -1,7 +1,7 @@
 // The entry of a search worker thread (search/rank-pool.ts), a composition root like main.ts: its own
 // read-only store, ranking one request at a time with the same Ranker the server thread uses.
 // Messages: {open} once, then {id, req}.
-import { openSqliteStore, PAGE_CACHE_MB } from "./store/sqlite/sqlite-store";
+import { openSqliteStore, PAGE_CACHE_MB, type SqliteStoreOptions } from "./store/sqlite/sqlite-store";
 import { AppError } from "./shared/errors";
 import { silentLogger } from "./shared/logger";
 import { Ranker, type RankRequest } from "./search/ranker";
@@ -11,12 +11,13 @@ declare const self: Worker;
 let ranker: Ranker | null = null;
 
 self.onmessage = async (event: MessageEvent) => {
-  const msg = event.data as { open: { path: string; nativeCacheDir: string } } | { id: number; req: RankRequest };
+  const msg = event.data as
+    | { open: Pick<SqliteStoreOptions, "path" | "nativeCacheDir" | "vectorIndex" | "sqliteLib"> }
+    | { id: number; req: RankRequest };
   if ("open" in msg) {
     try {
       const store = await openSqliteStore({
-        path: msg.open.path,
-        nativeCacheDir: msg.open.nativeCacheDir,
+        ...msg.open,
         cacheMb: PAGE_CACHE_MB.shared,
         readOnly: true,
         logger: silentLogger(),

@@ -22,7 +22,11 @@ export async function serve(config: Config): Promise<number> {
   await server.ready;
   const s = server.services.search.status();
   const mode =
-    s.mode === "hybrid" ? `semantic ${s.model}` : s.model ? `keyword (model ${s.model} failed to load)` : "keyword";
+    s.mode === "hybrid"
+      ? `semantic ${s.model} index=${s.vectorIndex}`
+      : s.model
+        ? `keyword (model ${s.model} failed to load)`
+        : "keyword";
   console.log(`engram ${VERSION} listening on ${server.url} store=${config.storePath} search=${mode}`);
   return stopped;
 }

@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { LOG_LEVELS } from "~/shared/logger";
 import { userDirs } from "~/shared/user-dirs";
 
+/** Which vector index serves the semantic search (SPEC §10). */
+export const VECTOR_INDEXES = ["auto", "sqlite-vec", "portable"] as const;
+
 /** What the machine decides when a setting has no fixed default (XDG folders, cores). */
 export interface DefaultsContext {
   env: Record<string, string | undefined>;
@@ -196,6 +199,21 @@ export const ConfigSchema = Type.Object({
     flag: "docs",
     default: true,
     description: "Serve the API page /swagger and the OpenAPI document /swagger/json, without auth (off: both 404)",
+  }),
+  vectorIndex: Type.Union(
+    VECTOR_INDEXES.map((v) => Type.Literal(v)),
+    {
+      env: "ENGRAM_VECTOR_INDEX",
+      flag: "vector-index",
+      default: "auto",
+      description:
+        "auto: sqlite-vec where SQLite loads it, else the portable index; sqlite-vec: refuse to start without it; portable: never load it",
+    },
+  ),
+  sqliteLib: optionalStr({
+    env: "ENGRAM_SQLITE_LIB",
+    description:
+      "macOS: a SQLite library that loads extensions, used instead of Apple's (default: Homebrew's libsqlite3 when installed)",
   }),
   userId: optionalStr({
     env: "ENGRAM_USER_ID",

@@ -22,6 +22,7 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
             model: search.model,
             state: search.semantic,
             ...(search.error ? { error: search.error } : {}),
+            vector_index: search.vectorIndex,
           },
         };
       },

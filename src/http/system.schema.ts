@@ -24,9 +24,17 @@ export const HealthResponse = Type.Object(
       model: Model,
       state: State,
       error: Type.Optional(Type.String({ description: "Why the model failed" })),
+      vector_index: Type.String({
+        description:
+          "The vector index serving semantic search: sqlite-vec, or portable where SQLite cannot load it (macOS without Homebrew's SQLite)",
+      }),
     }),
   },
-  example({ status: "ok", version: "0.1.0", search: { mode: "hybrid", model: "engram/glove-sif", state: "ready" } }),
+  example({
+    status: "ok",
+    version: "0.1.0",
+    search: { mode: "hybrid", model: "engram/glove-sif", state: "ready", vector_index: "sqlite-vec" },
+  }),
 );
 export type HealthResponse = Static<typeof HealthResponse>;
 

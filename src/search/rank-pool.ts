@@ -28,6 +28,9 @@ export interface RankPoolOptions {
   /** The store file (not ":memory:": a worker cannot see another connection's memory database). */
   path: string;
   nativeCacheDir: string;
+  /** As the server's connection was opened: the workers use the same SQLite library and vector index. */
+  vectorIndex?: "auto" | "sqlite-vec" | "portable";
+  sqliteLib?: string;
   logger: Logger;
 }
 
@@ -127,7 +130,8 @@ export class RankPool {
       };
       worker.onerror = (event: ErrorEvent) => lost(event.message);
       worker.addEventListener("close", () => lost("the worker exited"));
-      worker.postMessage({ open: { path: this.options.path, nativeCacheDir: this.options.nativeCacheDir } });
+      const { path, nativeCacheDir, vectorIndex, sqliteLib } = this.options;
+      worker.postMessage({ open: { path, nativeCacheDir, vectorIndex, sqliteLib } });
     });
   }
 

@@ -28,6 +28,8 @@ export interface SearchStatus {
   semantic: SemanticState;
   error?: string;
   reembed: { pending: number; done: number };
+  /** Which vector index serves the semantic search (SPEC §10). */
+  vectorIndex: string;
 }
 
 export class SearchService {
@@ -98,6 +100,7 @@ export class SearchService {
       semantic: this.state,
       ...(this.error ? { error: this.error } : {}),
       reembed: { ...this.reembed },
+      vectorIndex: this.store.vectorIndex,
     };
   }
 

@@ -50,6 +50,8 @@ export interface Store {
   /** Changes when another process commits to the same store: this process's caches drop everything then. */
   externalVersion(): number;
   readonly vectorErasures: VectorErasures;
+  /** The vector index serving semantic search (SQLite: "sqlite-vec", or "portable" where it cannot load). */
+  readonly vectorIndex: string;
   /** Finishes pending erasures, then closes. */
   close(): void;
 }

@@ -147,7 +147,11 @@ describe("GET /health", () => {
     t = await buildTestApp();
     const r = await t.get("/health");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: "ok", version: "0.1.0", search: { mode: "keyword", model: null, state: "off" } });
+    expect(r.body).toEqual({
+      status: "ok",
+      version: "0.1.0",
+      search: { mode: "keyword", model: null, state: "off", vector_index: "sqlite-vec" },
+    });
   });
 });
 

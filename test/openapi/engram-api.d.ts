@@ -1149,7 +1149,8 @@ export interface components {
          *       "search": {
          *         "mode": "hybrid",
          *         "model": "engram/glove-sif",
-         *         "state": "ready"
+         *         "state": "ready",
+         *         "vector_index": "sqlite-vec"
          *       }
          *     }
          */
@@ -1166,6 +1167,8 @@ export interface components {
                 state: "off" | "loading" | "ready" | "failed";
                 /** @description Why the model failed */
                 error?: string;
+                /** @description The vector index serving semantic search: sqlite-vec, or portable where SQLite cannot load it (macOS without Homebrew's SQLite) */
+                vector_index: string;
             };
         };
         /**
@@ -2008,7 +2011,8 @@ export interface operations {
                      *       "search": {
                      *         "mode": "hybrid",
                      *         "model": "engram/glove-sif",
-                     *         "state": "ready"
+                     *         "state": "ready",
+                     *         "vector_index": "sqlite-vec"
                      *       }
                      *     }
                      */

@@ -28,7 +28,12 @@ describe("semantic search with the built-in model", () => {
     expect(r.body.results.map((x: any) => x.memory)).toEqual(["I adopted a golden retriever puppy last week"]);
     const food = await t.post("/search_memory", { user_id: "u", query: "food intolerance", limit: 1 });
     expect(food.body.results.map((x: any) => x.memory)).toEqual(["I am allergic to peanuts and shellfish"]);
-    expect((await t.get("/health")).body.search).toEqual({ mode: "hybrid", model: "engram/glove-sif", state: "ready" });
+    expect((await t.get("/health")).body.search).toEqual({
+      mode: "hybrid",
+      model: "engram/glove-sif",
+      state: "ready",
+      vector_index: "sqlite-vec",
+    });
   });
 
   test("keeps semantic results inside the user, agent and session filters", async () => {
@@ -76,6 +81,7 @@ describe("degradation is visible", () => {
         model: "test/broken",
         state: "failed",
         error: "model test/broken not found in /nowhere and remote download is disabled",
+        vector_index: "sqlite-vec",
       },
     });
     await t.post("/add_memories", { user_id: "u", memory: "still stored" });

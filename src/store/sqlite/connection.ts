@@ -1,12 +1,14 @@
-// The only bun:sqlite import: opens the database file, sets the pragmas every connection
-// needs (WAL, busy timeout, foreign keys) and loads sqlite-vec from a real file. The driver's
-// types stay inside store/sqlite/.
+// The only bun:sqlite import: picks the SQLite library (macOS: one that loads extensions, when there
+// is one), opens the database file, sets the pragmas every connection needs (WAL, busy timeout, foreign
+// keys) and loads sqlite-vec from a real file — or says why the portable vector index serves instead.
+// The driver's types stay inside store/sqlite/.
 import { type Changes, constants, Database, type SQLQueryBindings } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getLoadablePath } from "sqlite-vec";
 import { materialise } from "~/shared/native-files";
 import { EMBEDDED_VEC } from "./vec-native-file";
+import { sqliteLibraryCandidates, type SqliteLibrary, type VectorIndexChoice, type VectorSupport } from "./platform";
 import { AppError } from "~/shared/errors";
 
 /**
@@ -36,6 +38,12 @@ const mapped =
  * SQLite found out.
  */
 export class StoreDb extends Database {
+  constructor(...args: ConstructorParameters<typeof Database>) {
+    // The library is chosen before the first connection of the thread, whichever opens it.
+    useSqliteLibrary(undefined);
+    super(...args);
+  }
+
   override transaction<A extends any[], T>(fn: (...args: A) => T) {
     const t = super.transaction(fn);
     return Object.assign(mapped(t), {
@@ -74,8 +82,18 @@ export const PAGE_CACHE_MB = { alone: 32, shared: 8 } as const;
  */
 const MMAP_BYTES = 2 ** 31;
 
+export interface OpenOptions {
+  nativeCacheDir: string;
+  cacheMb?: number;
+  /** Default "auto": sqlite-vec when this SQLite loads it, else the portable index. */
+  vectorIndex?: VectorIndexChoice;
+  /** ENGRAM_SQLITE_LIB (macOS): the SQLite library to use instead of Apple's. */
+  sqliteLib?: string;
+}
+
 /** `:memory:` or an absolute/relative file path (already resolved from STORE_URL). */
-export async function openDb(path: string, opts: { nativeCacheDir: string; cacheMb?: number }): Promise<Db> {
+export async function openDb(path: string, opts: OpenOptions): Promise<Db> {
+  useSqliteLibrary(opts.sqliteLib);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new StoreDb(path, { create: true, strict: true });
   db.run("PRAGMA busy_timeout = 5000");
@@ -90,16 +108,26 @@ export async function openDb(path: string, opts: { nativeCacheDir: string; cache
   db.run("PRAGMA temp_store = MEMORY");
   db.run(`PRAGMA mmap_size = ${MMAP_BYTES}`); // a memory store has no file to map: SQLite ignores it
   db.run(`PRAGMA cache_size = -${Math.round((opts.cacheMb ?? PAGE_CACHE_MB.alone) * 1024)}`);
-  await loadVec(db, opts.nativeCacheDir);
+  support.set(db, await loadVec(db, opts.nativeCacheDir, opts.vectorIndex ?? "auto"));
   return db;
 }
 
-async function loadVec(db: Db, cacheDir: string): Promise<void> {
+const support = new WeakMap<Db, VectorSupport>();
+
+/** Which vector index this connection can serve, and why (set when it was opened). */
+export const vectorSupport = (db: Db): VectorSupport =>
+  support.get(db) ?? { index: "portable", why: "not opened by openDb" };
+
+async function loadVec(db: Db, cacheDir: string, choice: VectorIndexChoice): Promise<VectorSupport> {
+  if (choice === "portable") return { index: "portable", why: "chosen; sqlite-vec is not loaded" };
   try {
     db.loadExtension(await vecFile(cacheDir), "sqlite3_vec_init");
+    return { index: "sqlite-vec", version: db.query<{ v: string }, []>("SELECT vec_version() AS v").get()!.v };
   } catch (e) {
+    const why = `could not load the sqlite-vec extension (${(e as Error).message})`;
+    if (choice === "auto") return { index: "portable", why };
     throw new Error(
-      `could not load the sqlite-vec extension (${(e as Error).message}); reinstall with 'bun install' or use the release binary`,
+      `${why}; reinstall with 'bun install', use the release binary, or set ENGRAM_VECTOR_INDEX=portable`,
     );
   }
 }
@@ -111,6 +139,57 @@ async function loadVec(db: Db, cacheDir: string): Promise<void> {
 async function vecFile(cacheDir: string): Promise<string> {
   if (EMBEDDED_VEC) return materialise(EMBEDDED_VEC.path, join(cacheDir, "native"), EMBEDDED_VEC.name);
   return getLoadablePath();
+}
+
+let library: SqliteLibrary | undefined;
+
+/**
+ * Once per thread, before its first connection: on macOS, Bun's SQLite is Apple's, which cannot load
+ * extensions; a library named by ENGRAM_SQLITE_LIB, else Homebrew's, replaces it when present. Elsewhere
+ * Bun's SQLite is built in and loads extensions (Bun ignores a custom library there).
+ */
+export function useSqliteLibrary(setting: string | undefined): SqliteLibrary {
+  if (library) return library;
+  const candidates = sqliteLibraryCandidates(process.platform, setting);
+  for (const path of candidates.filter((p) => existsSync(p))) {
+    try {
+      if (Database.setCustomSQLite(path)) return (library = { path, note: setting ? "ENGRAM_SQLITE_LIB" : "Homebrew" });
+    } catch (e) {
+      // Already loaded on this thread (a search worker after the server's thread): the first choice stands.
+      return (library = { path, note: (e as Error).message });
+    }
+  }
+  const note =
+    process.platform !== "darwin"
+      ? `built into Bun${setting ? "; ENGRAM_SQLITE_LIB is only used on macOS" : ""}`
+      : setting
+        ? `ENGRAM_SQLITE_LIB ${setting} was not found: Apple's, which cannot load extensions`
+        : "Apple's, which cannot load extensions (brew install sqlite, or set ENGRAM_SQLITE_LIB)";
+  return (library = { path: null, note });
+}
+
+/**
+ * What a connection opened with these options gets (`engram doctor`): SQLite's version and library,
+ * whether it loads extensions, and the vector index — found with a throwaway in-memory connection.
+ */
+export async function probeSqlite(
+  opts: OpenOptions,
+): Promise<ReturnType<typeof sqliteInfo> & { vectors: VectorSupport }> {
+  const db = await openDb(":memory:", opts);
+  try {
+    return { ...sqliteInfo(db), vectors: vectorSupport(db) };
+  } finally {
+    db.close();
+  }
+}
+
+/** SQLite's version, which library it is, and whether this build can load extensions at all. */
+export function sqliteInfo(db: Db): { version: string; library: SqliteLibrary; extensionLoading: boolean } {
+  const q = db.query<{ v: string; omit: number }, []>(
+    "SELECT sqlite_version() AS v, sqlite_compileoption_used('OMIT_LOAD_EXTENSION') AS omit",
+  );
+  const r = q.get()!;
+  return { version: r.v, library: library ?? { path: null, note: "not chosen yet" }, extensionLoading: r.omit === 0 };
 }
 
 /**

@@ -3,12 +3,13 @@
 // chunks (portable-chunks.ts) of one user and session, found through an index on (user, session), and
 // a rowid → slot table; a search scans the user's chunks as typed arrays. Reading a blob per vector
 // cost ~1 µs each in bun:sqlite (1,000 vectors: 1.5 ms at 100 dimensions, 5 ms at 384), more than the
-// arithmetic: hence chunks. A freed slot is zeroed in place (same-size update) before a chunk is dropped.
+// arithmetic: hence chunks. A freed slot is zeroed, and chunks are written so freed pages are zeroed too.
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
 import { filterSql } from "./filter-sql";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRow } from "../repos/vector-repo";
+import { modelHash } from "./vector-index";
 import {
   cosineDistance,
   decode,
@@ -29,6 +30,10 @@ const TABLE_NAME = /^vecs_[0-9a-f]{12}_\d+$/;
 
 type Edits = Map<number, Chunk>;
 
+/** The chunk table forModel gives a model (its rowid map is `<name>_rowids`). */
+export const portableTableName = (modelId: string, dimensions: number): string =>
+  `vecs_${modelHash(modelId)}_${dimensions}`;
+
 export class PortableVectorIndex {
   /** Every model's chunk table in the store. */
   static tables(db: Db): string[] {
@@ -45,8 +50,7 @@ export class PortableVectorIndex {
   static forModel(db: Db, modelId: string, dimensions: number, _logger?: Logger): PortableVectorIndex {
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
       throw new Error(`bad vector dimension ${dimensions}`);
-    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
-    const t = `vecs_${hash}_${dimensions}`;
+    const t = portableTableName(modelId, dimensions);
     db.transaction(() => {
       db.run(
         `CREATE TABLE IF NOT EXISTS ${t} (chunk_id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, session_id TEXT NOT NULL, ` +
@@ -117,6 +121,30 @@ export class PortableVectorIndex {
       }
     }
     return nearest(d, ids, allowed ? n : Math.min(n, MAX_K)).map((i) => ({ rowid: ids[i]!, score: 1 - d[i]! }));
+  }
+
+  /** Every stored vector, with its filter columns (to hand them to another index). */
+  vectors(): VectorRow[] {
+    const out: VectorRow[] = [];
+    const rows = this.db
+      .query<ChunkRow & { user_id: string; session_id: string }, []>(`SELECT * FROM ${this.table}`)
+      .all();
+    for (const row of rows) {
+      const c = decode(row);
+      c.rowids.forEach((rowid, s) => {
+        if (rowid === 0) return;
+        const expires = c.expires[s]!;
+        out.push({
+          rowid,
+          userId: row.user_id,
+          sessionId: row.session_id,
+          agentId: c.agents[s]!,
+          expiresAt: expires === NEVER ? null : expires,
+          vector: c.vectors.slice(s * this.dims, (s + 1) * this.dims),
+        });
+      });
+    }
+    return out;
   }
 
   /** Rowids passing a metadata filter: the same visibility SQL as every other read. */
@@ -202,9 +230,17 @@ export class PortableVectorIndex {
       `UPDATE ${this.table} SET used = ?, rowids = ?, expires = ?, agents = ?, mags = ?, vectors = ? WHERE chunk_id = ?`,
     );
     const drop = this.db.query(`DELETE FROM ${this.table} WHERE chunk_id = ?`);
-    for (const c of edits.values()) {
-      write.run(c.used, c.rowids, c.expires, JSON.stringify(c.agents), c.mags, c.vectors, c.id);
-      if (c.used === 0) drop.run(c.id);
+    // A chunk spans overflow pages, and SQLite writes an updated row to new ones: the old pages, freed,
+    // still hold the vectors. secure_delete = FAST zeroes only what costs no extra write; here every
+    // freed page is zeroed (about one chunk's size more written per update), then FAST again.
+    this.db.run("PRAGMA secure_delete = ON");
+    try {
+      for (const c of edits.values()) {
+        write.run(c.used, c.rowids, c.expires, JSON.stringify(c.agents), c.mags, c.vectors, c.id);
+        if (c.used === 0) drop.run(c.id);
+      }
+    } finally {
+      this.db.run("PRAGMA secure_delete = FAST");
     }
   }
 }

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import type { Logger } from "~/shared/logger";
 import type { Repos, Store } from "../store";
-import { openDb, PAGE_CACHE_MB, type Db } from "./connection";
+import { openDb, PAGE_CACHE_MB, useSqliteLibrary, vectorSupport, type Db, type OpenOptions } from "./connection";
 import { migrate } from "./migrate";
 import { openStoreFile } from "./store-file";
 import { GroupCommit } from "./group-commit";
@@ -19,6 +19,7 @@ import { SqliteSessionRepo } from "./session-repo";
 import { SqliteGovernanceRepo } from "./governance-repo";
 import { SqliteInventoryRepo, SqliteRetentionRepo } from "./retention-repo";
 import { SqliteGraphRepo } from "./graph-repo";
+import type { VectorIndexKind } from "./platform";
 
 export { PAGE_CACHE_MB };
 
@@ -27,6 +28,10 @@ export interface SqliteStoreOptions {
   path: string;
   /** Where sqlite-vec's library is unpacked. */
   nativeCacheDir: string;
+  /** ENGRAM_VECTOR_INDEX (default auto: sqlite-vec where it loads, else the portable index). */
+  vectorIndex?: OpenOptions["vectorIndex"];
+  /** ENGRAM_SQLITE_LIB: macOS, a SQLite library that loads extensions. */
+  sqliteLib?: string;
   /** Page cache of this connection (PAGE_CACHE_MB). */
   cacheMb?: number;
   /** A search worker's connection: the store must exist already; never migrated, never written. */
@@ -39,18 +44,23 @@ export class SqliteStore implements Store {
   private readonly repos: Repos;
   private readonly commits: GroupCommit;
   private currentVectors: string | null = null;
+  /** Which vector index serves: sqlite-vec where this connection loaded it, else the portable one. */
+  readonly vectorIndex: VectorIndexKind;
 
   /** `db`: for the store's own tests and diagnostics only; nothing outside store/ sees it. */
   constructor(
     readonly db: Db,
     logger: Logger,
   ) {
+    this.vectorIndex = vectorSupport(db).index;
     this.commits = new GroupCommit(db);
-    this.vectorErasures = new VectorErasure(db, logger, () => this.currentVectors);
+    this.vectorErasures = new VectorErasure(db, logger, this.vectorIndex, () => this.currentVectors);
     this.repos = {
       memories: new SqliteMemoryRepo(db),
       search: new SqliteSearchRepo(db),
-      vectors: new SqliteVectorRepo(db, this.vectorErasures, logger, (table) => (this.currentVectors = table)),
+      vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger, (table) => {
+        this.currentVectors = table;
+      }),
       conversations: new SqliteConversationRepo(db),
       immutable: new SqliteImmutableRepo(db),
       mutable: new SqliteMutableRepo(db),
@@ -94,7 +104,14 @@ export class SqliteStore implements Store {
 export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStore> {
   // A worker never makes a store: the server created and migrated it.
   if (o.readOnly && !existsSync(o.path)) throw new Error(`no store at ${o.path}`);
-  const opts = { nativeCacheDir: o.nativeCacheDir, cacheMb: o.cacheMb };
+  // Before the file is looked at (store-file.ts peeks with a connection of its own).
+  useSqliteLibrary(o.sqliteLib);
+  const opts = {
+    nativeCacheDir: o.nativeCacheDir,
+    cacheMb: o.cacheMb,
+    vectorIndex: o.vectorIndex,
+    sqliteLib: o.sqliteLib,
+  };
   // The server's connection checks the file first (store-file.ts); a worker's opens what the server checked.
   const db = o.readOnly ? await openDb(o.path, opts) : await openStoreFile(o.path, opts);
   if (o.readOnly) {

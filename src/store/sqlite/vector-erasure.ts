@@ -6,7 +6,7 @@
 // the database: a crash between the two is finished at the next start.
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
-import { VectorIndex } from "./vector-index";
+import { erasableTables, indexOfTable, type VectorIndexKind } from "./vector-indexes";
 import type { VectorErasures } from "../store";
 
 /** Up to this many rows are erased inside the deleting transaction (a single delete costs ~14 µs). */
@@ -24,6 +24,8 @@ export class VectorErasure implements VectorErasures {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    /** The index in use: with the portable one, sqlite-vec is not loaded and its tables cannot be touched. */
+    private readonly kind: VectorIndexKind,
     /** The current model's table: there a reused rowid may already hold a new memory's vector. */
     private readonly currentTable: () => string | null,
   ) {}
@@ -102,11 +104,10 @@ export class VectorErasure implements VectorErasures {
   private eraseRows(rowids: number[]): void {
     const current = this.currentTable();
     const live = this.db.query<{ n: number }, [number]>("SELECT 1 AS n FROM memories WHERE rowid = ?");
-    for (const table of VectorIndex.tables(this.db)) {
-      const del = this.db.query(`DELETE FROM ${table} WHERE rowid = ?`);
+    for (const table of erasableTables(this.db, this.kind)) {
       // A rowid freed by the delete may already be a new memory's (SQLite reuses the largest rowid):
       // its vector in the current table is the new memory's own.
-      for (const rowid of rowids) if (table !== current || !live.get(rowid)) del.run(rowid);
+      indexOfTable(this.db, "", table).delete(rowids.filter((rowid) => table !== current || !live.get(rowid)));
     }
   }
 }

@@ -26,6 +26,14 @@ export const CHUNK_SLOTS = 256;
  */
 const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+(_c\d+)?$/;
 
+/** The hash that names a model's tables (a model id is not trusted SQL). */
+export const modelHash = (modelId: string): string =>
+  new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
+
+/** The vec0 table forModel gives a model. */
+export const vecTableName = (modelId: string, dimensions: number): string =>
+  `vec_${modelHash(modelId)}_${dimensions}_c${CHUNK_SLOTS}`;
+
 export class VectorIndex {
   /** Every model's vec0 table in the store (an earlier model's stays after a model change). */
   static tables(db: Db): string[] {
@@ -45,8 +53,7 @@ export class VectorIndex {
   static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): VectorIndex {
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
       throw new Error(`bad vector dimension ${dimensions}`);
-    const hash = new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
-    const earlier = `vec_${hash}_${dimensions}`;
+    const earlier = `vec_${modelHash(modelId)}_${dimensions}`;
     const table = `${earlier}_c${CHUNK_SLOTS}`;
     db.transaction(() => {
       db.run(
@@ -84,6 +91,33 @@ export class VectorIndex {
       if (r.vector) ins.run(r.rowid, r.userId, r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
       mark.run(r.rowid, this.modelId);
     }
+  }
+
+  /** Every stored vector of a live memory, with its filter columns (to hand them to another index). */
+  vectors(): VectorRow[] {
+    return this.db
+      .query<
+        {
+          rowid: number;
+          user_id: string;
+          agent_id: string;
+          session_id: string;
+          expires_at: number;
+          embedding: Uint8Array;
+        },
+        []
+      >(
+        `SELECT rowid, user_id, agent_id, session_id, expires_at, embedding FROM ${this.table} WHERE rowid IN (SELECT rowid FROM memories)`,
+      )
+      .all()
+      .map((r) => ({
+        rowid: r.rowid,
+        userId: r.user_id,
+        agentId: r.agent_id,
+        sessionId: r.session_id,
+        expiresAt: r.expires_at === NEVER ? null : r.expires_at,
+        vector: new Float32Array(r.embedding.slice().buffer),
+      }));
   }
 
   /** sqlite-vec 0.1.9 clears the vector bytes on DELETE (older versions kept them: a test guards this). */

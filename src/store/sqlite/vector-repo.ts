@@ -1,17 +1,19 @@
-// Vectors in SQLite through sqlite-vec (vector-index.ts, one vec0 table per model), the record of
-// which model embedded each memory, and the erasure of deleted memories' vectors (vector-erasure.ts).
+// Vectors in SQLite through sqlite-vec (vector-index.ts, one vec0 table per model) or the portable index
+// (portable-vector-index.ts) where sqlite-vec cannot load (vector-indexes.ts picks and hands over), the
+// record of which model embedded each memory, and the erasure of deleted memories' vectors (vector-erasure.ts).
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
-import { VectorIndex } from "./vector-index";
+import { indexOfTable, openVectorIndex, type ModelVectorIndex, type VectorIndexKind } from "./vector-indexes";
 import type { VectorErasure } from "./vector-erasure";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
 
 export class SqliteVectorRepo implements VectorRepo {
-  private index: VectorIndex | null = null;
+  private index: ModelVectorIndex | null = null;
 
   constructor(
     private readonly db: Db,
+    private readonly kind: VectorIndexKind,
     private readonly erasure: VectorErasure,
     private readonly logger: Logger,
     /** Told the table of the current model when it is opened (the erasure needs it). */
@@ -19,7 +21,7 @@ export class SqliteVectorRepo implements VectorRepo {
   ) {}
 
   open(modelId: string, dimensions: number): VectorSpace {
-    const index = VectorIndex.forModel(this.db, modelId, dimensions, this.logger);
+    const index = openVectorIndex(this.db, this.kind, modelId, dimensions, this.logger);
     this.opened(index.table);
     return { model: modelId, key: index.table };
   }
@@ -62,8 +64,8 @@ export class SqliteVectorRepo implements VectorRepo {
   }
 
   /** The index of a space (kept while the same space is asked for: a search worker asks every time). */
-  private of(space: VectorSpace): VectorIndex {
-    if (this.index?.table !== space.key) this.index = new VectorIndex(this.db, space.model, space.key);
+  private of(space: VectorSpace): ModelVectorIndex {
+    if (this.index?.table !== space.key) this.index = indexOfTable(this.db, space.model, space.key);
     return this.index;
   }
 }

@@ -114,7 +114,7 @@ describe("vector erasure", () => {
     db.run("DELETE FROM memories WHERE user_id = 'alice'");
     db.query("INSERT INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)").run(JSON.stringify(rowids));
     // As at a start whose model is still loading: a bulk delete may schedule, nothing is erased yet.
-    const erasure = new VectorErasure(db, silentLogger(), () => table!);
+    const erasure = new VectorErasure(db, silentLogger(), "sqlite-vec", () => table!);
     erasure.schedule();
     // settled() waits for any drain under way: one that had begun before start() would finish here first.
     await erasure.settled();
