@@ -1,6 +1,7 @@
 // Usage: bun scripts/smoke-platforms.ts   (after `bun run build --all`; scripts/ci/platforms.sh installs the tools)
 // Runs scripts/smoke.ts on every binary that can run on a Linux x64 machine: linux-x64 natively,
-// linux-arm64 under qemu user emulation, windows-x64 under Wine. Prints size, cold start (spawn → first
+// linux-arm64 under qemu user emulation, windows-x64 under Wine, and checks that `engram doctor` in each
+// reports its own platform, sqlite-vec and a ready model. Prints size, cold start (spawn → first
 // /health 200) and its ratio to linux-x64 in the same run. A missing tool is a skip that says why;
 // a failed smoke is exit 1. Darwin binaries cannot run here: scripts/check-artifacts.ts checks them.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -93,6 +94,10 @@ try {
       continue;
     }
     const r = await smoke(dist(file), options);
+    const d = r.doctor;
+    const reported = `${d.platform.os === "win32" ? "windows" : d.platform.os}-${d.platform.arch}`;
+    if (reported !== target || !d.platform.binary || d.vectorIndex.inUse !== "sqlite-vec" || d.model.state !== "ready")
+      throw new Error(`${target}: engram doctor reports ${JSON.stringify(d)}`);
     if (target === "linux-x64") x64Ms = r.coldStartMs;
     const ms = (n: number) => Math.round(n);
     rows.push({
@@ -102,7 +107,9 @@ try {
       coldReadyMs: ms(r.coldReadyMs),
       ratioToX64: Number((r.coldStartMs / x64Ms).toFixed(1)),
     });
-    console.log(`ok   ${target}: healthy, found "${r.found}" by paraphrase, clean exit`);
+    console.log(
+      `ok   ${target}: healthy, found "${r.found}" by paraphrase, clean exit; doctor: ${reported}, sqlite-vec, model ready`,
+    );
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

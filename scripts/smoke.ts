@@ -40,6 +40,12 @@ export interface SmokeResult {
   found: string;
   /** The same paraphrase search, sent right after the warm start's first /health. */
   foundWhileLoading: string;
+  /** `engram doctor --json` of the binary, run after the servers stopped. */
+  doctor: {
+    platform: { os: string; arch: string; binary: boolean };
+    vectorIndex: { inUse: string };
+    model: { state: string };
+  };
 }
 
 const post = (url: string, body: unknown) =>
@@ -137,6 +143,23 @@ async function stop(proc: ReturnType<typeof Bun.spawn>, signal: SmokeOptions["st
   if (code !== 0) throw new Error(`binary exited with ${code} on ${signal}`);
 }
 
+/** The binary's own report of its platform (the emulated one under an emulator). */
+async function doctorOf(bin: string, home: string, o: SmokeOptions): Promise<SmokeResult["doctor"]> {
+  const proc = Bun.spawn([...(o.launcher ?? []), bin, "doctor", "--json"], {
+    cwd: home,
+    env: { HOME: home, PATH: "/usr/bin:/bin", ...o.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`engram doctor exited with ${code}: ${err}${out}`);
+  return JSON.parse(out);
+}
+
 export async function smoke(binary: string, o: SmokeOptions = {}): Promise<SmokeResult> {
   const dir = mkdtempSync(join(tmpdir(), "engram-smoke-"));
   try {
@@ -181,6 +204,7 @@ async function smokeIn(dir: string, binary: string, o: SmokeOptions): Promise<Sm
     apiPage: page,
     found,
     foundWhileLoading,
+    doctor: await doctorOf(bin, home, o),
   };
 }
 

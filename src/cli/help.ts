@@ -15,6 +15,7 @@ export const COMMANDS: [string, string][] = [
     "import",
     "--from openmemory FILE: import an OpenMemory export (zip, memories.json, .jsonl.gz) or mem0's get_all JSON",
   ],
+  ["doctor", "Check this machine: platform, SQLite, vector index, model, store; --json for a report"],
   ["version", "Print the version"],
 ];
 

@@ -10,6 +10,7 @@ import { serve } from "./serve";
 import { buildModel, reindex } from "./maintenance";
 import { check, repair } from "./store-commands";
 import { IMPORT_USAGE, importCommand, parseImportArgs } from "./import";
+import { doctor } from "./doctor";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const switches = new Set([
     ...(command === "reindex" ? ["--graph"] : []),
     ...(command === "repair" ? ["--force"] : []),
+    ...(command === "doctor" ? ["--json"] : []),
   ]);
   const graph = command === "reindex" && args.includes("--graph");
   const imported = command === "import" ? parseImportArgs(args) : null;
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`engram import: ${imported}\n${IMPORT_USAGE}`);
     return EXIT.USAGE;
   }
+  const json = command === "doctor" && args.includes("--json");
   try {
     const config = loadConfig({ argv: imported?.rest ?? args.filter((a) => !switches.has(a)), env: process.env });
     switch (command) {
@@ -56,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
         return await repair(config, { force: args.includes("--force") });
       case "import":
         return await importCommand(config, imported!);
+      case "doctor":
+        return await doctor(config, { json });
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;
