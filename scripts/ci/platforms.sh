@@ -3,6 +3,7 @@
 # artifact's format, architecture and embedded native files, then runs what can run on Linux x64:
 # linux-x64 natively, linux-arm64 under qemu user emulation, windows-x64 under Wine (smoke test each:
 # version, serve, /health, a search found by paraphrase, clean stop). Darwin binaries are checked statically only.
+# Then source installs as macOS and Windows get them, run here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -25,3 +26,7 @@ echo "built all five binaries in $(($(date +%s) - start)) s"
 (cd dist && sha256sum -c SHA256SUMS)
 bun scripts/check-artifacts.ts
 timeout 900 bun scripts/smoke-platforms.ts
+# From source as macOS and Windows install it (their optional packages, not this machine's): past module
+# resolution, on the portable vector index (no sqlite-vec for linux-x64 in node_modules), search by paraphrase.
+bun scripts/ci/simulated-install.ts --os=darwin --cpu=arm64
+bun scripts/ci/simulated-install.ts --os=win32 --cpu=x64

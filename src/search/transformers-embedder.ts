@@ -56,6 +56,27 @@ function sessionOptions(folder: string | undefined): Record<string, unknown> {
   }
 }
 
+/**
+ * transformers.js imports sharp (images) at load, and sharp's native module is the most fragile part of
+ * an install: where it fails (no build for the platform, another platform's packages) text embeddings
+ * failed with it. Engram embeds text only; like the binary (scripts/build-plugin.ts), source runs get a
+ * stand-in that refuses images.
+ */
+let sharpReplaced = false;
+function withoutSharp(): void {
+  if (sharpReplaced) return;
+  sharpReplaced = true;
+  Bun.plugin({
+    name: "engram-no-sharp",
+    setup(build) {
+      const sharp = () => {
+        throw new Error("image input is not supported");
+      };
+      build.module("sharp", () => ({ exports: { default: sharp }, loader: "object" }));
+    },
+  });
+}
+
 export class TransformersEmbedder implements Embedder {
   readonly modelId: string;
   dimensions = 0;
@@ -90,6 +111,7 @@ export class TransformersEmbedder implements Embedder {
     }
     await nextTurn();
     // Imported here, not at the top: the compiled binary must set up the native ONNX Runtime binding first.
+    withoutSharp();
     const { env, LogLevel, pipeline } = await import("@huggingface/transformers");
     await nextTurn();
     env.logLevel = LogLevel.ERROR;
