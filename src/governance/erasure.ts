@@ -1,7 +1,7 @@
 // A user's erasure request (delete_all_memories with cascade): removes the user's data from
 // every layer except what policy must keep (purgeOnUserRequest false, FINRA/HIPAA minimum
 // retention), and logs the request for compliance reports.
-import type { Repos, UserRecord } from "~/store/store";
+import type { Repos } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
 import type { DeletionPolicy, Erasure } from "~/memory/memory-hooks";
@@ -60,21 +60,24 @@ export class UserErasure implements Erasure, DeletionPolicy {
     tx.conversations.delete(erase);
   }
 
-  /** Immutable and mutable records carry an optional user_id precisely so erasure can find them. */
+  /**
+   * Immutable versions and mutable keys carry an optional user_id precisely so erasure can find them. A
+   * record counts as retained when any of the user's versions in it must stay.
+   */
   private orgRecords(tx: Repos, userId: string, now: number, count: Count): void {
     const policyOf = memo((org: string) => this.policies.forOrg(org).policy);
-    const erasable = (layer: string, records: UserRecord[]) =>
-      records.filter((r) => {
-        const gone = canEraseOnUserRequest(policyOf(r.org), r.updatedAt, now, r.retainUntil);
-        count(layer, !gone);
-        return gone;
-      });
-    tx.immutable.delete(
-      erasable("immutable", tx.immutable.ofUser(userId)).map(({ key: [type, id] }) => ({ type, id })),
-    );
-    tx.mutable.delete(
-      erasable("mutable", tx.mutable.ofUser(userId)).map(({ key: [namespace, key] }) => ({ namespace, key })),
-    );
+    const versions = tx.immutable.versionsOfUser(userId);
+    const erase = versions.filter((v) => canEraseOnUserRequest(policyOf(v.org), v.createdAt, now, v.retainUntil));
+    tx.immutable.eraseVersions(erase);
+    const key = (v: { type: string; id: string }) => JSON.stringify([v.type, v.id]);
+    const kept = new Set(versions.filter((v) => !erase.includes(v)).map(key));
+    for (const record of new Set(versions.map(key))) count("immutable", kept.has(record));
+    const keys = tx.mutable.ofUser(userId).filter((r) => {
+      const gone = canEraseOnUserRequest(policyOf(r.org), r.updatedAt, now, r.retainUntil);
+      count("mutable", !gone);
+      return gone;
+    });
+    tx.mutable.delete(keys.map(({ key: [namespace, k] }) => ({ namespace, key: k })));
   }
 }
 

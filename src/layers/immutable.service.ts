@@ -88,7 +88,7 @@ function view(head: ImmutableRow, v: ImmutableVersionRow) {
     current_version: head.current_version,
     data: JSON.parse(v.data),
     metadata: JSON.parse(v.metadata),
-    user_id: head.user_id,
+    user_id: v.user_id,
     created_at: iso(v.created_at),
     updated_at: iso(head.updated_at),
   };

@@ -66,6 +66,7 @@ export type {
   ImmutableVersionRow,
   MutableRow,
   UserRecord,
+  UserVersion,
 } from "./repos/layer-repos";
 export type { SessionRow, SessionScope } from "./repos/session-repo";
 export type { ScopeKind, EnforcementLogRow, DeletionRequestRow, AuditRow } from "./repos/governance-repo";

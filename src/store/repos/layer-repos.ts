@@ -60,15 +60,27 @@ export interface ImmutableVersionRow {
   data: string;
   metadata: string;
   created_at: number;
+  /** Who wrote this version (each version has its own author). */
+  user_id: string | null;
 }
 
-/** A record or key of an organization that carries a user_id, for erasure. */
+/** A version of a record written by a given user, for erasure. */
+export interface UserVersion {
+  type: string;
+  id: string;
+  version: number;
+  org: string;
+  createdAt: number;
+  retainUntil: number | null;
+}
+
+/** A mutable key of an organization that carries a user_id, for erasure. */
 export interface UserRecord {
-  /** (type, id) of a record, (namespace, key) of a mutable entry. */
+  /** (namespace, key). */
   key: [string, string];
   org: string;
   updatedAt: number;
-  /** The latest minimum retention any of its versions earned (SPEC §5.4); null: none. */
+  /** The minimum retention it earned (SPEC §5.4); null: none. */
   retainUntil: number | null;
 }
 
@@ -92,8 +104,14 @@ export interface ImmutableRepo {
   /** Newest first. */
   versions(type: string, id: string): ImmutableVersionRow[];
   touch(type: string, id: string, now: number): void;
-  ofUser(userId: string): UserRecord[];
+  /** Every version the user wrote, in any record (erasure). */
+  versionsOfUser(userId: string): UserVersion[];
   deleteVersions(items: { type: string; id: string; version: number }[]): void;
+  /**
+   * Erases these versions; a record left with none goes, any other then reads as its newest remaining
+   * version (current version, author and update time follow it).
+   */
+  eraseVersions(items: { type: string; id: string; version: number }[]): void;
   /** Records with all their versions. */
   delete(items: { type: string; id: string }[]): void;
 }

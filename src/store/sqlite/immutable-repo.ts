@@ -1,6 +1,6 @@
 // Immutable records in SQLite: every write appends version n+1; history is kept.
 import type { Db } from "./connection";
-import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserRecord } from "../repos/layer-repos";
+import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserVersion } from "../repos/layer-repos";
 
 export class SqliteImmutableRepo implements ImmutableRepo {
   constructor(private readonly db: Db) {}
@@ -55,16 +55,16 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     }
     this.db
       .query(
-        "INSERT INTO immutable_versions (type, id, version, data, metadata, created_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO immutable_versions (type, id, version, data, metadata, created_at, retain_until, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(r.type, r.id, version, r.data, r.metadata, r.now, r.retainUntil);
+      .run(r.type, r.id, version, r.data, r.metadata, r.now, r.retainUntil, r.userId);
     return version;
   }
 
   version(type: string, id: string, version: number): ImmutableVersionRow | null {
     return this.db
       .query<ImmutableVersionRow, [string, string, number]>(
-        "SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? AND version = ?",
+        "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE type = ? AND id = ? AND version = ?",
       )
       .get(type, id, version);
   }
@@ -72,7 +72,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
   versions(type: string, id: string): ImmutableVersionRow[] {
     return this.db
       .query<ImmutableVersionRow, [string, string]>(
-        "SELECT version, data, metadata, created_at FROM immutable_versions WHERE type = ? AND id = ? ORDER BY version DESC",
+        "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE type = ? AND id = ? ORDER BY version DESC",
       )
       .all(type, id);
   }
@@ -81,15 +81,13 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     this.db.query("UPDATE immutable_records SET accessed_at = ? WHERE type = ? AND id = ?").run(now, type, id);
   }
 
-  ofUser(userId: string): UserRecord[] {
+  versionsOfUser(userId: string): UserVersion[] {
     return this.db
-      .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string]>(
-        `SELECT r.type AS a, r.id AS b, r.organization_id AS org, r.updated_at AS t,
-           (SELECT max(v.retain_until) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id) AS r
-         FROM immutable_records r WHERE r.user_id = ?`,
+      .query<UserVersion, [string]>(
+        `SELECT v.type, v.id, v.version, r.organization_id AS org, v.created_at AS createdAt, v.retain_until AS retainUntil
+         FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id WHERE v.user_id = ?`,
       )
-      .all(userId)
-      .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
+      .all(userId);
   }
 
   deleteVersions(items: { type: string; id: string; version: number }[]): void {
@@ -97,8 +95,29 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     for (const i of items) del.run(i.type, i.id, i.version);
   }
 
+  eraseVersions(items: { type: string; id: string; version: number }[]): void {
+    this.deleteVersions(items);
+    const rehead = this.db.query(
+      `UPDATE immutable_records SET (current_version, user_id, updated_at) = (
+         SELECT v.version, v.user_id, v.created_at FROM immutable_versions v
+         WHERE v.type = immutable_records.type AND v.id = immutable_records.id ORDER BY v.version DESC LIMIT 1)
+       WHERE type = ? AND id = ?`,
+    );
+    const empty = this.db.query(
+      "DELETE FROM immutable_records WHERE type = ? AND id = ? AND NOT EXISTS (SELECT 1 FROM immutable_versions v WHERE v.type = ? AND v.id = ?)",
+    );
+    for (const { type, id } of uniqueRecords(items)) {
+      empty.run(type, id, type, id);
+      rehead.run(type, id);
+    }
+  }
+
   delete(items: { type: string; id: string }[]): void {
     const del = this.db.query("DELETE FROM immutable_records WHERE type = ? AND id = ?");
     for (const i of items) del.run(i.type, i.id);
   }
+}
+
+function uniqueRecords(items: { type: string; id: string }[]): { type: string; id: string }[] {
+  return [...new Map(items.map((i) => [JSON.stringify([i.type, i.id]), { type: i.type, id: i.id }])).values()];
 }
