@@ -3,25 +3,16 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { storeState } from "~/cli/doctor";
-import { ROOT, tempDir } from "../support/server-process";
+import { runCli } from "../support/cli";
+import { tempDir } from "../support/server-process";
 import { testModelsDir } from "../support/preload";
 
 const dir = tempDir("engram-doctor-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function doctor(args: string[], env: Record<string, string> = {}) {
-  const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), "doctor", ...args], {
-    env: { PATH: process.env.PATH!, HOME: dir, ENGRAM_MODELS_DIR: testModelsDir, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+/** `engram doctor` with an empty HOME, the tests' prebuilt models folder, and `env` on top. */
+const doctor = (args: string[], env: Record<string, string> = {}) =>
+  runCli(["doctor", ...args], { HOME: dir, ENGRAM_MODELS_DIR: testModelsDir, ...env });
 
 describe("engram doctor", () => {
   test("reports platform, SQLite, the vector index, the model and the store, and exits 0 when all is well", async () => {

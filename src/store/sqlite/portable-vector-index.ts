@@ -9,7 +9,7 @@ import type { Logger } from "~/shared/logger";
 import { filterSql } from "./filter-sql";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRow } from "../repos/vector-repo";
-import { modelHash } from "./vector-index";
+import { checkDimensions, modelHash } from "./vector-index";
 import {
   cosineDistance,
   decode,
@@ -48,8 +48,7 @@ export class PortableVectorIndex {
 
   /** The tables of a model (created when missing). */
   static forModel(db: Db, modelId: string, dimensions: number, _logger?: Logger): PortableVectorIndex {
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
-      throw new Error(`bad vector dimension ${dimensions}`);
+    checkDimensions(dimensions);
     const t = portableTableName(modelId, dimensions);
     db.transaction(() => {
       db.run(

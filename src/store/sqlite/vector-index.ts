@@ -30,6 +30,12 @@ const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+(_c\d+)?$/;
 export const modelHash = (modelId: string): string =>
   new Bun.CryptoHasher("sha1").update(modelId).digest("hex").slice(0, 12);
 
+/** A model's dimension becomes part of table names and SQL: a positive integer up to 8,192, or an error. */
+export function checkDimensions(dimensions: number): void {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
+    throw new Error(`bad vector dimension ${dimensions}`);
+}
+
 /** The vec0 table forModel gives a model. */
 export const vecTableName = (modelId: string, dimensions: number): string =>
   `vec_${modelHash(modelId)}_${dimensions}_c${CHUNK_SLOTS}`;
@@ -51,8 +57,7 @@ export class VectorIndex {
    * the model id is not trusted SQL. A table of the layout before CHUNK_SLOTS is moved over, once.
    */
   static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): VectorIndex {
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192)
-      throw new Error(`bad vector dimension ${dimensions}`);
+    checkDimensions(dimensions);
     const earlier = `vec_${modelHash(modelId)}_${dimensions}`;
     const table = `${earlier}_c${CHUNK_SLOTS}`;
     db.transaction(() => {
