@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { runCli } from "../support/cli";
 import { postJson, spawnServer, tempDir } from "../support/server-process";
 import { breakInteriorPage, breakLeafPage, crashedStore, foreignDatabase } from "../support/store-files";
+import { buildTestApp } from "../support/app";
+import { LetterEmbedder } from "../support/embedders";
+import { openTestStore, dbOf } from "../support/store";
 
 const dirs: string[] = [];
 const scratch = () => {
@@ -112,6 +115,25 @@ describe("engram repair", () => {
     expect(forced.code).toBe(0);
     expect(lines(forced.stdout).at(-1)).toStartWith(`repaired ${path}: 30 rows in 16 tables;`);
   });
+});
+
+test("repair rebuilds the portable vector index's tables instead of copying them, like sqlite-vec's", async () => {
+  const path = join(scratch(), "portable.db");
+  const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0, vectorIndex: "portable" as const };
+  const t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+  await t.post("/add_memories", { user_id: "u", memory: "a memory with a vector in the portable index" });
+  await t.close();
+  expect((await runCli(["repair", "--force", `--store-url=${path}`])).code).toBe(0);
+  const store = await openTestStore(path);
+  try {
+    const tables = dbOf({ store })
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec%'")
+      .all()
+      .map((r) => r.name);
+    expect(tables).toEqual(["vector_erasures"]);
+  } finally {
+    store.close();
+  }
 });
 
 test("a missing store is not created by check", async () => {
