@@ -45,9 +45,9 @@ const rowCounts = (e: Engine) =>
     ),
   );
 
-function seedMemories(e: Engine, memories: number, versions: number, rand: () => number): void {
+async function seedMemories(e: Engine, memories: number, versions: number, rand: () => number): Promise<void> {
   for (let start = 0; start < memories; start += BATCH) {
-    e.store.write(({ memories: repo }) => {
+    await e.store.write(async ({ memories: repo }) => {
       for (let i = start; i < Math.min(memories, start + BATCH); i++) {
         const createdAt = NOW - Math.floor(rand() * 3 * YEAR_MS);
         const importance = Math.floor(rand() * 101);
@@ -71,10 +71,10 @@ function seedMemories(e: Engine, memories: number, versions: number, rand: () =>
           updated_at: createdAt,
           retain_until: null,
         };
-        const rowid = repo.insert(row);
+        const rowid = await repo.insert(row);
         for (let v = 2; v <= versions; v++) {
           const at = createdAt + (v - 1) * HOUR_MS;
-          repo.update({ ...row, rowid } as MemoryRow, { ...row, memory: makeText(VOCAB, rand) }, at);
+          await repo.update({ ...row, rowid } as MemoryRow, { ...row, memory: makeText(VOCAB, rand) }, at);
           Object.assign(row, { version: v, updated_at: at });
         }
       }
@@ -82,13 +82,13 @@ function seedMemories(e: Engine, memories: number, versions: number, rand: () =>
   }
 }
 
-function seedLayers(e: Engine, rand: () => number): void {
-  e.store.write(({ conversations: conv, immutable: imm, mutable: mut }) => {
+async function seedLayers(e: Engine, rand: () => number): Promise<void> {
+  await e.store.write(async ({ conversations: conv, immutable: imm, mutable: mut }) => {
     for (let i = 0; i < CONVERSATIONS; i++) {
       const now = NOW - Math.floor(rand() * 8 * YEAR_MS);
       const conversation = { id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null };
-      conv.create({ ...conversation, now, retainUntil: null });
-      conv.append(
+      await conv.create({ ...conversation, now, retainUntil: null });
+      await conv.append(
         `c${i}`,
         [
           { role: "user", content: makeText(VOCAB, rand) },
@@ -100,7 +100,7 @@ function seedLayers(e: Engine, rand: () => number): void {
     }
     for (let i = 0; i < IMMUTABLE; i++)
       for (let v = 0; v < IMMUTABLE_VERSIONS; v++)
-        imm.put({
+        await imm.put({
           orgId: "default",
           type: "kb",
           id: String(i),
@@ -112,7 +112,7 @@ function seedLayers(e: Engine, rand: () => number): void {
         });
     for (let i = 0; i < MUTABLE; i++) {
       const now = NOW - Math.floor(rand() * 3 * YEAR_MS);
-      mut.put({
+      await mut.put({
         orgId: "default",
         namespace: "prefs",
         key: `k${i}`,
@@ -130,11 +130,11 @@ async function seed(path: string, memories: number, versions: number): Promise<v
   const e = await open(path);
   const rand = mulberry32(42);
   const t0 = performance.now();
-  seedMemories(e, memories, versions, rand);
-  seedLayers(e, rand);
+  await seedMemories(e, memories, versions, rand);
+  await seedLayers(e, rand);
   const policy = getTemplate("GDPR");
   policy.vector.purging.deleteOrphaned = true;
-  e.governance.setPolicy({ organizationId: "default", ...policy });
+  await e.governance.setPolicy({ organizationId: "default", ...policy });
   console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, JSON.stringify(rowCounts(e)));
   await e.close();
 }
@@ -144,10 +144,10 @@ async function enforce(path: string): Promise<void> {
   const e = await open(path);
   const rssOpen = peakRssMB();
   let t = performance.now();
-  const impact = e.governance.simulate({});
+  const impact = await e.governance.simulate({});
   const simulateMs = performance.now() - t;
   t = performance.now();
-  const result = e.governance.enforce({ scope: { organizationId: "default" } });
+  const result = await e.governance.enforce({ scope: { organizationId: "default" } });
   const enforceMs = performance.now() - t;
   console.log(
     JSON.stringify(

@@ -115,11 +115,11 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     async close() {
       if (closed) return;
       closed = true;
-      governance.close();
+      await governance.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -30,7 +30,7 @@ self.onmessage = async (event: MessageEvent) => {
     return;
   }
   try {
-    self.postMessage({ id: msg.id, hits: ranker!.rank(msg.req) });
+    self.postMessage({ id: msg.id, hits: await ranker!.rank(msg.req) });
   } catch (e) {
     const err =
       e instanceof AppError ? { code: e.code, message: e.message, field: e.field } : { message: (e as Error).message };

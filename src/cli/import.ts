@@ -73,7 +73,7 @@ async function write(engine: Engine, records: ImportRecord[]): Promise<number> {
   let again = 0;
   const failed: string[] = [];
   for (const r of records) {
-    const seen = done.get(r.userId) ?? done.set(r.userId, importedIds(engine, r.userId)).get(r.userId)!;
+    const seen = done.get(r.userId) ?? done.set(r.userId, await importedIds(engine, r.userId)).get(r.userId)!;
     if (seen.has(r.sourceId)) {
       again++;
       continue;
@@ -94,10 +94,10 @@ async function write(engine: Engine, records: ImportRecord[]): Promise<number> {
 }
 
 /** The export ids already in the store for this user (every page of list_memories). */
-function importedIds(engine: Engine, userId: string): Set<string> {
+async function importedIds(engine: Engine, userId: string): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let cursor: string | undefined; ; ) {
-    const page = engine.memory.list({ user_id: userId, limit: 1000, ...(cursor ? { cursor } : {}) });
+    const page = await engine.memory.list({ user_id: userId, limit: 1000, ...(cursor ? { cursor } : {}) });
     for (const m of page.results) if (typeof m.metadata.openmemory_id === "string") ids.add(m.metadata.openmemory_id);
     if (!page.next_cursor) return ids;
     cursor = page.next_cursor;

@@ -1,6 +1,7 @@
 // The audit log of SPEC §5.5: when the organization's policy has compliance.auditLogging,
 // every API call is recorded. Writes are buffered and flushed in one transaction every
-// 250 ms so auditing costs the request path a push onto an array, not a disk write.
+// 250 ms so auditing costs the request path a push onto an array, not a disk write; the policy
+// check runs meanwhile, and rows keep the order of the calls.
 import type { AuditRow, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
@@ -20,7 +21,8 @@ export interface AuditCall {
 }
 
 export class AuditLog {
-  private buffer: AuditRow[] = [];
+  /** Each call's row, or null when its organization's policy does not log calls; in call order. */
+  private pending: Promise<AuditRow | null>[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -30,20 +32,11 @@ export class AuditLog {
     private readonly logger: Logger,
   ) {}
 
+  /** Called once per answered request; the policy is looked up meanwhile and the row written at the next flush. */
   record(call: AuditCall): void {
-    const org = call.memorySpaceId ? this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
-    if (!this.policies.forOrg(org).policy.compliance.auditLogging) return;
-    this.buffer.push({
-      at: this.clock.now(),
-      organization_id: org,
-      memory_space_id: call.memorySpaceId ?? null,
-      user_id: call.userId ?? null,
-      method: call.method,
-      path: call.path,
-      status: call.status,
-    });
-    if (this.buffer.length >= MAX_BUFFER) this.flush();
-    this.timer ??= setInterval(() => this.flush(), FLUSH_MS);
+    this.pending.push(this.rowOf(call, this.clock.now()));
+    if (this.pending.length >= MAX_BUFFER) void this.flush();
+    this.timer ??= setInterval(() => void this.flush(), FLUSH_MS);
     this.timer.unref?.();
   }
 
@@ -51,8 +44,8 @@ export class AuditLog {
    * A governance change written at once, whatever the policy says about logging calls: removing a policy
    * may be what switched logging off, and it must stay traceable.
    */
-  change(e: { organizationId: string; memorySpaceId?: string; operation: string; path: string }): void {
-    this.flush();
+  async change(e: { organizationId: string; memorySpaceId?: string; operation: string; path: string }): Promise<void> {
+    await this.flush();
     const row: AuditRow = {
       at: this.clock.now(),
       organization_id: e.organizationId,
@@ -62,22 +55,43 @@ export class AuditLog {
       path: e.path,
       status: 200,
     };
-    this.store.write((tx) => tx.governance.insertAudit([row]));
+    await this.store.write((tx) => tx.governance.insertAudit([row]));
   }
 
-  flush(): void {
-    if (!this.buffer.length) return;
-    const rows = this.buffer;
-    this.buffer = [];
+  private async rowOf(call: AuditCall, at: number): Promise<AuditRow | null> {
     try {
-      this.store.write((tx) => tx.governance.insertAudit(rows));
+      const org = call.memorySpaceId ? await this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
+      if (!(await this.policies.forOrg(org)).policy.compliance.auditLogging) return null;
+      return {
+        at,
+        organization_id: org,
+        memory_space_id: call.memorySpaceId ?? null,
+        user_id: call.userId ?? null,
+        method: call.method,
+        path: call.path,
+        status: call.status,
+      };
+    } catch (e) {
+      this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });
+      return null;
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const calls = this.pending;
+    this.pending = [];
+    const rows = (await Promise.all(calls)).filter((r): r is AuditRow => r !== null);
+    if (!rows.length) return;
+    try {
+      await this.store.write((tx) => tx.governance.insertAudit(rows));
     } catch (e) {
       this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
     }
   }
 
-  query(input: { from?: unknown; to?: unknown; limit?: unknown; organizationId?: unknown }) {
-    this.flush();
+  async query(input: { from?: unknown; to?: unknown; limit?: unknown; organizationId?: unknown }) {
+    await this.flush();
     const from = input.from === undefined ? 0 : parseDateInput(input.from);
     const to = input.to === undefined ? this.clock.now() : parseDateInput(input.to);
     if (from === undefined)
@@ -91,15 +105,16 @@ export class AuditLog {
       typeof input.organizationId === "string" && input.organizationId
         ? input.organizationId
         : this.policies.defaultOrg;
-    const entries = this.store
-      .read((r) => r.governance.audit(org, from, to, limit))
-      .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+    const entries = (await this.store.read((r) => r.governance.audit(org, from, to, limit))).map((r) => ({
+      ...r,
+      at: new Date(r.at).toISOString(),
+    }));
     return { success: true as const, entries };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.flush();
+    await this.flush();
   }
 }

@@ -28,7 +28,7 @@ export const BATCH = 500;
 
 /** Deletes memories with everything hanging off them (vectors, graph links, caches); runs inside the transaction `tx`. */
 export interface MemoryPurger {
-  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): void;
+  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): Promise<void>;
 }
 
 export interface Units {
@@ -60,24 +60,24 @@ export class Enforcer {
     private readonly clock: Clock,
   ) {}
 
-  enforce(options: unknown): EnforcementResult {
+  async enforce(options: unknown): Promise<EnforcementResult> {
     const { scope, layers, rules } = validateEnforceOptions(options);
     const t0 = performance.now();
     const now = this.clock.now();
-    const units = this.unitsOf(scope);
+    const units = await this.unitsOf(scope);
     const processed = layers.filter((l) => (l === "immutable" || l === "mutable" ? units.orgs.length > 0 : true));
-    const run = this.run({ units, layers: processed, rules, now, apply: true });
-    this.log(scope, processed, rules, now, performance.now() - t0, run);
+    const run = await this.run({ units, layers: processed, rules, now, apply: true });
+    await this.log(scope, processed, rules, now, performance.now() - t0, run);
     return { enforcedAt: now, ...totals(run.tallies), affectedLayers: [...processed] };
   }
 
-  simulate(policy: unknown): SimulationImpact {
+  async simulate(policy: unknown): Promise<SimulationImpact> {
     validatePartialPolicy(policy);
     const { organizationId, memorySpaceId } = policy;
     const scope =
       organizationId !== undefined || memorySpaceId !== undefined ? { organizationId, memorySpaceId } : undefined;
-    const run = this.run({
-      units: this.unitsOf(scope),
+    const run = await this.run({
+      units: await this.unitsOf(scope),
       layers: GOVERNANCE_LAYERS,
       now: this.clock.now(),
       apply: false,
@@ -87,18 +87,16 @@ export class Enforcer {
   }
 
   /** An org: all its spaces plus its immutable/mutable records; a space: that space; none: everything. */
-  unitsOf(scope?: PolicyScope): Units {
-    const all = this.store.read((r) => r.governance.spaces());
+  async unitsOf(scope?: PolicyScope): Promise<Units> {
+    const all = await this.store.read((r) => r.governance.spaces());
     if (scope?.memorySpaceId !== undefined) return { spaces: [scope.memorySpaceId], orgs: [] };
     const orgOf = (s: { org: string | null }) => s.org ?? this.policies.defaultOrg;
     if (scope?.organizationId !== undefined) {
       const org = scope.organizationId;
       return { spaces: all.filter((s) => orgOf(s) === org).map((s) => s.id), orgs: [org] };
     }
-    return {
-      spaces: all.map((s) => s.id),
-      orgs: [...new Set([this.policies.defaultOrg, ...this.store.read((r) => r.inventory.organizations())])],
-    };
+    const organizations = await this.store.read((r) => r.inventory.organizations());
+    return { spaces: all.map((s) => s.id), orgs: [...new Set([this.policies.defaultOrg, ...organizations])] };
   }
 
   /**
@@ -106,7 +104,7 @@ export class Enforcer {
    * then sees the data as it was when the run began — exactly what simulate sees — and a
    * memory orphaned by this run's deletions is purged by the next run.
    */
-  run(o: RunOptions): RunResult {
+  async run(o: RunOptions): Promise<RunResult> {
     const result: RunResult = {
       tallies: {},
       due: { conversations: [], immutable: [], mutable: [], vector: [] },
@@ -122,50 +120,52 @@ export class Enforcer {
       now: o.now,
       rules: o.rules,
     });
-    const spaces = o.units.spaces.map((space) => ({ space, ctx: ctx(this.policies.forSpace(space).policy) }));
+    const spaces: { space: string; ctx: PlanContext }[] = [];
+    for (const space of o.units.spaces) spaces.push({ space, ctx: ctx((await this.policies.forSpace(space)).policy) });
     if (o.layers.includes("vector"))
-      for (const s of spaces) result.orphansPurged += this.vector(s.space, s.ctx, o.apply, add);
-    if (o.layers.includes("conversations")) for (const s of spaces) this.conversations(s.space, s.ctx, o.apply, add);
+      for (const s of spaces) result.orphansPurged += await this.vector(s.space, s.ctx, o.apply, add);
+    if (o.layers.includes("conversations"))
+      for (const s of spaces) await this.conversations(s.space, s.ctx, o.apply, add);
     for (const org of o.units.orgs) {
-      const c = ctx(this.policies.forOrg(org).policy);
-      if (o.layers.includes("immutable")) this.immutable(org, c, o.apply, add);
-      if (o.layers.includes("mutable")) this.mutable(org, c, o.apply, add);
+      const c = ctx((await this.policies.forOrg(org)).policy);
+      if (o.layers.includes("immutable")) await this.immutable(org, c, o.apply, add);
+      if (o.layers.includes("mutable")) await this.mutable(org, c, o.apply, add);
     }
     return result;
   }
 
-  private conversations(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+  private async conversations(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = ""; ; ) {
-      const batch = this.store.read((r) => r.retention.conversations(space, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.conversations(space, after, BATCH));
       if (!batch.length) return;
       const plan = planConversationBatch(ctx, batch);
       if (apply)
-        this.store.write((tx) => {
-          tx.conversations.archive(
+        await this.store.write(async (tx) => {
+          await tx.conversations.archive(
             plan.archive.map((a) => a.id),
             ctx.now,
           );
-          tx.conversations.delete(plan.delete.map((a) => a.id));
+          await tx.conversations.delete(plan.delete.map((a) => a.id));
         });
       add("conversations", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.id;
     }
   }
 
-  private vector(space: string, ctx: PlanContext, apply: boolean, add: Adder): number {
+  private async vector(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<number> {
     const retention = !ctx.rules || ctx.rules.includes("retention");
     // Expired temporaries are retention's to remove (below); planning them here too would count them twice.
     const planned = (m: MemoryInfo) => !retention || m.expiresAt === null || m.expiresAt > ctx.now;
     let orphans = 0;
     for (let after = 0; ; ) {
-      const batch = this.store.read((r) => r.retention.memories(space, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.memories(space, after, BATCH));
       if (!batch.length) break;
       const plan = planVectorBatch(ctx, batch.filter(planned));
       const byId = new Map(batch.map((m) => [m.id, m]));
       if (apply)
-        this.store.write((tx) => {
-          tx.memories.deleteVersions(plan.deleteVersions);
-          this.purger.purgeMemories(
+        await this.store.write(async (tx) => {
+          await tx.memories.deleteVersions(plan.deleteVersions);
+          await this.purger.purgeMemories(
             tx,
             plan.purgeMemories.map((p) => byId.get(p.id)!),
           );
@@ -174,17 +174,17 @@ export class Enforcer {
       add("vector", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.rowid;
     }
-    if (retention) this.expiredTemporaries(space, ctx, apply, add);
+    if (retention) await this.expiredTemporaries(space, ctx, apply, add);
     return orphans;
   }
 
   /** Temporary memories past expiresAt are invisible already; retention removes them for good (minimum retention permitting). */
-  private expiredTemporaries(space: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+  private async expiredTemporaries(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = 0; ; ) {
-      const batch = this.store.read((r) => r.retention.expiredMemories(space, ctx.now, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.expiredMemories(space, ctx.now, after, BATCH));
       if (!batch.length) return;
       const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now, m.retainUntil));
-      if (apply) this.store.write((tx) => this.purger.purgeMemories(tx, purge));
+      if (apply) await this.store.write((tx) => this.purger.purgeMemories(tx, purge));
       const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
       add(
         "vector",
@@ -195,15 +195,15 @@ export class Enforcer {
     }
   }
 
-  private immutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+  private async immutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = this.store.read((r) => r.retention.immutable(org, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.immutable(org, after, BATCH));
       if (!batch.length) return;
       const plan = planImmutableBatch(ctx, batch);
       if (apply)
-        this.store.write((tx) => {
-          tx.immutable.deleteVersions(plan.deleteVersions);
-          tx.immutable.delete(plan.purgeEntities);
+        await this.store.write(async (tx) => {
+          await tx.immutable.deleteVersions(plan.deleteVersions);
+          await tx.immutable.delete(plan.purgeEntities);
         });
       add("immutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
@@ -211,26 +211,26 @@ export class Enforcer {
     }
   }
 
-  private mutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): void {
+  private async mutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = this.store.read((r) => r.retention.mutable(org, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.mutable(org, after, BATCH));
       if (!batch.length) return;
       const plan = planMutableBatch(ctx, batch);
-      if (apply) this.store.write((tx) => tx.mutable.delete(plan.deleteKeys));
+      if (apply) await this.store.write((tx) => tx.mutable.delete(plan.deleteKeys));
       add("mutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
       after = [last.namespace, last.key];
     }
   }
 
-  private log(
+  private async log(
     scope: PolicyScope,
     layers: readonly string[],
     rules: readonly string[],
     now: number,
     ms: number,
     run: RunResult,
-  ): void {
+  ): Promise<void> {
     const t = (l: GovernanceLayer) => run.tallies[l] ?? emptyTally();
     const all = Object.values(run.tallies).reduce(addTallies, emptyTally());
     const row = {
@@ -251,7 +251,7 @@ export class Enforcer {
       bytes_freed: all.bytesFreed,
       held: all.held,
     };
-    this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
+    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
   }
 }
 

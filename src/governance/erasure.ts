@@ -1,7 +1,7 @@
 // A user's erasure request (delete_all_memories with cascade): removes the user's data from
 // every layer except what policy must keep (purgeOnUserRequest false, FINRA/HIPAA minimum
 // retention), and logs the request for compliance reports.
-import type { Repos } from "~/store/store";
+import type { Repos, UserRecord } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
 import type { DeletionPolicy, Erasure } from "~/memory/memory-hooks";
@@ -17,15 +17,19 @@ export class UserErasure implements Erasure, DeletionPolicy {
     private readonly clock: Clock,
   ) {}
 
-  keepSince(memorySpaceId: string, erasure: boolean): number | undefined {
-    const { policy } = this.policies.forSpace(memorySpaceId);
+  async keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined> {
+    const { policy } = await this.policies.forSpace(memorySpaceId, { r: tx });
     if (erasure && !policy.conversations.retention.purgeOnUserRequest) return -Infinity;
     const min = minimumRetentionMs(policy);
     return min > 0 ? this.clock.now() - min : undefined;
   }
 
   /** Runs inside the cascade's transaction `tx`, after the memories. */
-  eraseUser(tx: Repos, userId: string, memories: { deleted: number; retained: number }): { retained: Counts } {
+  async eraseUser(
+    tx: Repos,
+    userId: string,
+    memories: { deleted: number; retained: number },
+  ): Promise<{ retained: Counts }> {
     const now = this.clock.now();
     const deleted: Counts = { vector: memories.deleted };
     const retained: Counts = {};
@@ -34,11 +38,11 @@ export class UserErasure implements Erasure, DeletionPolicy {
       counts[layer] = (counts[layer] ?? 0) + 1;
     };
     if (memories.retained) retained.vector = memories.retained;
-    this.conversations(tx, userId, now, count);
-    this.orgRecords(tx, userId, now, count);
+    await this.conversations(tx, userId, now, count);
+    await this.orgRecords(tx, userId, now, count);
     // Sessions hold no conversation content, so they go even where policy retains conversations.
-    deleted.sessions = tx.sessions.deleteUser(userId);
-    tx.governance.recordDeletionRequest({
+    deleted.sessions = await tx.sessions.deleteUser(userId);
+    await tx.governance.recordDeletionRequest({
       id: newId(),
       userId,
       requestedAt: now,
@@ -49,35 +53,38 @@ export class UserErasure implements Erasure, DeletionPolicy {
     return { retained };
   }
 
-  private conversations(tx: Repos, userId: string, now: number, count: Count): void {
-    const policyOf = memo((space: string) => this.policies.forSpace(space).policy);
+  private async conversations(tx: Repos, userId: string, now: number, count: Count): Promise<void> {
+    const policyOf = memo(async (space: string) => (await this.policies.forSpace(space, { r: tx })).policy);
     const erase: string[] = [];
-    for (const c of tx.conversations.ofUser(userId)) {
-      const gone = canEraseOnUserRequest(policyOf(c.space), c.lastMessageAt, now, c.retainUntil);
+    for (const c of await tx.conversations.ofUser(userId)) {
+      const gone = canEraseOnUserRequest(await policyOf(c.space), c.lastMessageAt, now, c.retainUntil);
       if (gone) erase.push(c.id);
       count("conversations", !gone);
     }
-    tx.conversations.delete(erase);
+    await tx.conversations.delete(erase);
   }
 
   /**
    * Immutable versions and mutable keys carry an optional user_id precisely so erasure can find them. A
    * record counts as retained when any of the user's versions in it must stay.
    */
-  private orgRecords(tx: Repos, userId: string, now: number, count: Count): void {
-    const policyOf = memo((org: string) => this.policies.forOrg(org).policy);
-    const versions = tx.immutable.versionsOfUser(userId);
-    const erase = versions.filter((v) => canEraseOnUserRequest(policyOf(v.org), v.createdAt, now, v.retainUntil));
-    tx.immutable.eraseVersions(erase);
+  private async orgRecords(tx: Repos, userId: string, now: number, count: Count): Promise<void> {
+    const policyOf = memo(async (org: string) => (await this.policies.forOrg(org, tx)).policy);
+    const versions = await tx.immutable.versionsOfUser(userId);
+    const erase: typeof versions = [];
+    for (const v of versions)
+      if (canEraseOnUserRequest(await policyOf(v.org), v.createdAt, now, v.retainUntil)) erase.push(v);
+    await tx.immutable.eraseVersions(erase);
     const key = (v: { type: string; id: string }) => JSON.stringify([v.type, v.id]);
     const kept = new Set(versions.filter((v) => !erase.includes(v)).map(key));
     for (const record of new Set(versions.map(key))) count("immutable", kept.has(record));
-    const keys = tx.mutable.ofUser(userId).filter((r) => {
-      const gone = canEraseOnUserRequest(policyOf(r.org), r.updatedAt, now, r.retainUntil);
+    const keys: UserRecord[] = [];
+    for (const r of await tx.mutable.ofUser(userId)) {
+      const gone = canEraseOnUserRequest(await policyOf(r.org), r.updatedAt, now, r.retainUntil);
       count("mutable", !gone);
-      return gone;
-    });
-    tx.mutable.delete(keys.map(({ key: [namespace, k] }) => ({ namespace, key: k })));
+      if (gone) keys.push(r);
+    }
+    await tx.mutable.delete(keys.map(({ key: [namespace, k] }) => ({ namespace, key: k })));
   }
 }
 

@@ -30,15 +30,15 @@ export class GovernanceService {
 
   setPolicy = (policy: unknown) => this.policies.setPolicy(policy);
   getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
-  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): void =>
+  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): Promise<void> =>
     this.policies.setAgentOverride(memorySpaceId, overrides);
   /** SPEC §5.7: the scope falls back to the next level; history kept; audited. */
-  removePolicy = (scope: unknown): { success: true; removed: boolean } => {
-    const r = this.policies.removePolicy(scope);
+  removePolicy = async (scope: unknown): Promise<{ success: true; removed: boolean }> => {
+    const r = await this.policies.removePolicy(scope);
     const space = r.kind === "memorySpace" ? r.scopeId : undefined;
     const query = r.kind === "memorySpace" ? `memorySpaceId=${r.scopeId}` : `organizationId=${r.scopeId}`;
-    this.audit.change({
-      organizationId: space !== undefined ? this.policies.orgOf(space) : r.scopeId,
+    await this.audit.change({
+      organizationId: space !== undefined ? await this.policies.orgOf(space) : r.scopeId,
       memorySpaceId: space,
       operation: "removePolicy",
       path: `/governance/policies?${query}`,
@@ -51,7 +51,7 @@ export class GovernanceService {
   getComplianceReport = (options: unknown) => this.reports.complianceReport(options);
   getEnforcementStats = (options: unknown) => this.reports.enforcementStats(options);
 
-  close(): void {
-    this.audit.close();
+  close(): Promise<void> {
+    return this.audit.close();
   }
 }

@@ -1,6 +1,6 @@
 // Policy storage and resolution: setPolicy / getPolicy / setAgentOverride, the effective
 // policy of an organization or memory space, and the justification gate for memory writes.
-import type { ScopeKind, Store } from "~/store/store";
+import type { Repos, ScopeKind, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -33,17 +33,17 @@ export class PolicyService implements WriteGate, RetentionFloor {
     readonly defaultOrg: string,
   ) {}
 
-  setPolicy(policy: unknown): PolicyResult {
+  async setPolicy(policy: unknown): Promise<PolicyResult> {
     validatePolicy(policy);
     const { organizationId, memorySpaceId, ...rules } = policy;
     const now = this.clock.now();
     const id = newId();
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    this.store.write((tx) => {
+    await this.store.write(async (tx) => {
       if (memorySpaceId !== undefined && organizationId !== undefined)
-        tx.governance.registerSpace(memorySpaceId, organizationId, now);
-      tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
+        await tx.governance.registerSpace(memorySpaceId, organizationId, now);
+      await tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
     });
     this.cache.clear();
     return {
@@ -54,15 +54,15 @@ export class PolicyService implements WriteGate, RetentionFloor {
     } as PolicyResult;
   }
 
-  setAgentOverride(memorySpaceId: unknown, overrides: unknown): void {
+  async setAgentOverride(memorySpaceId: unknown, overrides: unknown): Promise<void> {
     validateAgentOverride(memorySpaceId, overrides);
     const spaceId = memorySpaceId as string;
     const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
     const now = this.clock.now();
-    const merged = deepMerge(this.stored("memorySpace", spaceId) ?? {}, rules);
-    this.store.write((tx) => {
-      if (organizationId !== undefined) tx.governance.registerSpace(spaceId, organizationId, now);
-      tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
+    const merged = deepMerge((await this.stored("memorySpace", spaceId)) ?? {}, rules);
+    await this.store.write(async (tx) => {
+      if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, organizationId, now);
+      await tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
     });
     this.cache.clear();
   }
@@ -72,43 +72,48 @@ export class PolicyService implements WriteGate, RetentionFloor {
    * organization's): the scope falls back to the next level of the hierarchy. The policy stays as history;
    * a space's registration under an organization stays too. Records keep the retention they earned.
    */
-  removePolicy(scope: unknown): { success: true; removed: boolean; kind: ScopeKind; scopeId: string } {
+  async removePolicy(scope: unknown): Promise<{ success: true; removed: boolean; kind: ScopeKind; scopeId: string }> {
     const { organizationId, memorySpaceId } = validateRemoveScope(scope);
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    const removed = this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId));
+    const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId));
     this.cache.clear();
     return { success: true, removed, kind, scopeId };
   }
 
-  getPolicy(scope: PolicyScope = {}): PolicyRules & PolicyScope {
+  async getPolicy(scope: PolicyScope = {}): Promise<PolicyRules & PolicyScope> {
     checkScopeIds(scope as Record<string, unknown>);
     const { organizationId, memorySpaceId } = scope;
     if (memorySpaceId !== undefined) {
-      const org = organizationId ?? this.orgOf(memorySpaceId);
+      const orgId = organizationId ?? (await this.orgOf(memorySpaceId));
       // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
       return {
         ...(organizationId !== undefined ? { organizationId } : {}),
         memorySpaceId,
-        ...structuredClone(this.forSpace(memorySpaceId, org).policy),
+        ...structuredClone((await this.forSpace(memorySpaceId, { orgId })).policy),
       };
     }
-    if (organizationId !== undefined) return { organizationId, ...structuredClone(this.forOrg(organizationId).policy) };
+    if (organizationId !== undefined)
+      return { organizationId, ...structuredClone((await this.forOrg(organizationId)).policy) };
     return effectivePolicy();
   }
 
-  orgOf(spaceId: string): string {
-    return this.store.read((r) => r.governance.spaceOrg(spaceId)) ?? this.defaultOrg;
+  /** `r`: read through this transaction (when asked from inside one), else in a read of its own. */
+  async orgOf(spaceId: string, r?: Repos): Promise<string> {
+    const read = (x: Repos) => x.governance.spaceOrg(spaceId);
+    return (await (r ? read(r) : this.store.read(read))) ?? this.defaultOrg;
   }
 
-  forOrg(orgId: string): Effective {
-    const org = this.stored("organization", orgId);
+  async forOrg(orgId: string, r?: Repos): Promise<Effective> {
+    const org = await this.stored("organization", orgId, r);
     return { policy: this.merged(`org:${orgId}`, org, null), explicit: org !== null };
   }
 
-  forSpace(spaceId: string, orgId = this.orgOf(spaceId)): Effective {
-    const org = this.stored("organization", orgId);
-    const space = this.stored("memorySpace", spaceId);
+  /** `orgId`: the space's organization when the caller knows it; `r` as in orgOf. */
+  async forSpace(spaceId: string, o: { r?: Repos; orgId?: string } = {}): Promise<Effective> {
+    const orgId = o.orgId ?? (await this.orgOf(spaceId, o.r));
+    const org = await this.stored("organization", orgId, o.r);
+    const space = await this.stored("memorySpace", spaceId, o.r);
     return { policy: this.merged(`space:${orgId}:${spaceId}`, org, space), explicit: org !== null || space !== null };
   }
 
@@ -125,26 +130,38 @@ export class PolicyService implements WriteGate, RetentionFloor {
     return policy;
   }
 
-  retainUntil(scope: RetentionScope, now: number): number | null {
-    const min = minimumRetentionMs(this.policyOf(scope));
+  async retainUntil(scope: RetentionScope, now: number, tx?: Repos): Promise<number | null> {
+    const min = minimumRetentionMs(await this.policyOf(scope, tx));
     return min > 0 ? now + min : null;
   }
 
-  heldUntil(scope: RetentionScope, writtenAt: number, retainUntil: number | null, now: number): number | null {
-    const min = minimumRetentionMs(this.policyOf(scope));
+  async heldUntil(
+    scope: RetentionScope,
+    writtenAt: number,
+    retainUntil: number | null,
+    now: number,
+    tx?: Repos,
+  ): Promise<number | null> {
+    const min = minimumRetentionMs(await this.policyOf(scope, tx));
     // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
     const until = Math.max(retainUntil ?? -Infinity, min > 0 ? writtenAt + min : -Infinity);
     return now < until ? until : null;
   }
 
-  private policyOf(scope: RetentionScope): PolicyRules {
-    return "memorySpaceId" in scope
-      ? this.forSpace(scope.memorySpaceId).policy
-      : this.forOrg(scope.organizationId).policy;
+  private async policyOf(scope: RetentionScope, r?: Repos): Promise<PolicyRules> {
+    const effective =
+      "memorySpaceId" in scope
+        ? await this.forSpace(scope.memorySpaceId, { r })
+        : await this.forOrg(scope.organizationId, r);
+    return effective.policy;
   }
 
-  checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void {
-    const { policy, explicit } = this.forSpace(input.memorySpaceId);
+  async checkWrite(input: {
+    memorySpaceId: string;
+    importance: number;
+    metadata: Record<string, unknown>;
+  }): Promise<void> {
+    const { policy, explicit } = await this.forSpace(input.memorySpaceId);
     if (!requiresJustification(policy, input.importance, explicit)) return;
     const j = input.metadata.justification;
     if (typeof j !== "string" || !j.trim())
@@ -155,12 +172,13 @@ export class PolicyService implements WriteGate, RetentionFloor {
       );
   }
 
-  private stored(kind: ScopeKind, id: string): GovernancePolicyPatch | null {
+  private async stored(kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
     const key = `${kind}:${id}`;
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value;
-    const row = this.store.read((r) => r.governance.activePolicy(kind, id));
+    const read = (x: Repos) => x.governance.activePolicy(kind, id);
+    const row = await (r ? read(r) : this.store.read(read));
     const value = row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });

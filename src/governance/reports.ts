@@ -18,33 +18,33 @@ export class Reports {
     private readonly clock: Clock,
   ) {}
 
-  complianceReport(options: unknown): ComplianceReport {
+  async complianceReport(options: unknown): Promise<ComplianceReport> {
     const { scope, start, end } = validateComplianceReportOptions(options);
     const now = this.clock.now();
-    const units = this.enforcer.unitsOf(scope);
+    const units = await this.enforcer.unitsOf(scope);
     const org = units.orgs[0] ?? null;
-    const dry = this.enforcer.run({
+    const dry = await this.enforcer.run({
       units,
       layers: ["conversations", "immutable", "mutable", "vector"],
       now,
       apply: false,
     });
-    const log = this.logFor(units.spaces, org, start, end);
+    const log = await this.logFor(units.spaces, org, start, end);
     const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
-    const unfulfilled = this.store.read((r) => r.governance.oldestUnfulfilledRequest()) ?? undefined;
+    const unfulfilled = (await this.store.read((r) => r.governance.oldestUnfulfilledRequest())) ?? undefined;
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
-    const inv = this.store.read((r) => ({
-      imm: org ? r.inventory.immutable(org) : { entities: 0, versions: 0 },
-      oldest: r.inventory.oldest(units.spaces, org),
-      conversations: r.inventory.conversations(units.spaces),
-      memories: r.inventory.memories(units.spaces),
-      keys: org ? r.inventory.mutable(org) : 0,
+    const inv = await this.store.read(async (r) => ({
+      imm: org ? await r.inventory.immutable(org) : { entities: 0, versions: 0 },
+      oldest: await r.inventory.oldest(units.spaces, org),
+      conversations: await r.inventory.conversations(units.spaces),
+      memories: await r.inventory.memories(units.spaces),
+      keys: org ? await r.inventory.mutable(org) : 0,
     }));
     const imm = inv.imm;
-    const policy =
+    const { policy } =
       scope.memorySpaceId !== undefined
-        ? this.policies.forSpace(scope.memorySpaceId).policy
-        : this.policies.forOrg(org!).policy;
+        ? await this.policies.forSpace(scope.memorySpaceId)
+        : await this.policies.forOrg(org!);
     const oldest = inv.oldest;
     return {
       ...scope,
@@ -77,16 +77,16 @@ export class Reports {
         oldestRecord: oldest,
         withinPolicy: oldest === null || now - oldest <= policy.compliance.dataRetentionYears * YEAR_MS,
       },
-      userRequests: this.userRequests(start, end),
+      userRequests: await this.userRequests(start, end),
     };
   }
 
-  enforcementStats(options: unknown): EnforcementStats {
+  async enforcementStats(options: unknown): Promise<EnforcementStats> {
     const period = (options as { period?: unknown } | null | undefined)?.period;
     const { windowMs } = validateStatsPeriod(period);
     const end = this.clock.now();
     const start = end - windowMs;
-    const rows = this.store.read((r) => r.governance.enforcementLog(start, end));
+    const rows = await this.store.read((r) => r.governance.enforcementLog(start, end));
     const sum = (k: keyof EnforcementLogRow) => rows.reduce((n, r) => n + (r[k] as number), 0);
     const storageFreed = bytesToMB(sum("bytes_freed"));
     return {
@@ -108,22 +108,23 @@ export class Reports {
    * the spaces holding data now, so a space emptied by enforcement still counts. A space report
    * sees only its own runs.
    */
-  private logFor(spaces: string[], org: string | null, start: number, end: number): EnforcementLogRow[] {
+  private async logFor(spaces: string[], org: string | null, start: number, end: number): Promise<EnforcementLogRow[]> {
     if (!org)
       return this.store.read((r) => r.governance.enforcementLog(start, end, { kind: "memorySpace", ids: spaces }));
-    const orgOf = new Map<string, string>();
-    const belongs = (space: string) =>
-      (orgOf.get(space) ?? orgOf.set(space, this.policies.orgOf(space)).get(space)) === org;
-    const [all, ofOrg] = this.store.read((r) => [
-      r.governance.enforcementLog(start, end),
-      r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
+    const [all, ofOrg] = await this.store.read(async (r) => [
+      await r.governance.enforcementLog(start, end),
+      await r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
     ]);
-    const bySpace = all.filter((r) => r.scope_kind === "memorySpace" && belongs(r.scope_id));
+    const orgOf = new Map<string, string>();
+    for (const row of all)
+      if (row.scope_kind === "memorySpace" && !orgOf.has(row.scope_id))
+        orgOf.set(row.scope_id, await this.policies.orgOf(row.scope_id));
+    const bySpace = all.filter((r) => r.scope_kind === "memorySpace" && orgOf.get(r.scope_id) === org);
     return [...bySpace, ...ofOrg];
   }
 
-  private userRequests(start: number, end: number): ComplianceReport["userRequests"] {
-    const reqs = this.store.read((r) => r.governance.deletionRequests(start, end));
+  private async userRequests(start: number, end: number): Promise<ComplianceReport["userRequests"]> {
+    const reqs = await this.store.read((r) => r.governance.deletionRequests(start, end));
     const done = reqs.filter((r) => r.fulfilled_at !== null);
     const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
     return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };

@@ -50,66 +50,72 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
   ) {}
 
   async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
-    return this.store.group((tx) =>
-      entities.map((input) => {
-        const row = tx.graph.entity(userId, input.type, input.id);
+    return this.store.group(async (tx) => {
+      const stored: Entity[] = [];
+      for (const input of entities) {
+        const row = await tx.graph.entity(userId, input.type, input.id);
         const existing = row ? toEntity(row) : undefined;
         const next = nextEntity(existing, input, mode);
-        if (next) this.writeEntity(tx, userId, next);
-        return next ?? existing!;
-      }),
-    );
+        if (next) await this.writeEntity(tx, userId, next);
+        stored.push(next ?? existing!);
+      }
+      return stored;
+    });
   }
 
   async putEntities(userId: string, entities: Entity[]): Promise<void> {
-    this.store.write((tx) => entities.forEach((e) => this.writeEntity(tx, userId, e)));
+    await this.store.write(async (tx) => {
+      for (const e of entities) await this.writeEntity(tx, userId, e);
+    });
   }
 
   async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
-    return this.store.group((tx) => {
-      const ends = resolveEnds(tx, userId, rels);
-      return rels.map((r, i) => {
+    return this.store.group(async (tx) => {
+      const ends = await resolveEnds(tx, userId, rels);
+      const stored: Relationship[] = [];
+      for (const [i, r] of rels.entries()) {
         const [from, to] = ends[i]!;
-        const stored = tx.graph.relationshipProperties(userId, from, r.type, to);
-        const properties = mergeProps(stored !== null ? parseProps(stored) : {}, r.properties);
-        tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(properties), this.clock.now());
-        return {
+        const previous = await tx.graph.relationshipProperties(userId, from, r.type, to);
+        const properties = mergeProps(previous !== null ? parseProps(previous) : {}, r.properties);
+        await tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(properties), this.clock.now());
+        stored.push({
           from: { type: r.from.type, id: r.from.id },
           type: r.type,
           to: { type: r.to.type, id: r.to.id },
           properties,
-        };
-      });
+        });
+      }
+      return stored;
     });
   }
 
   async putRelationships(userId: string, rels: Relationship[]): Promise<void> {
-    this.store.write((tx) => {
-      const ends = resolveEnds(tx, userId, rels);
-      rels.forEach((r, i) => {
+    await this.store.write(async (tx) => {
+      const ends = await resolveEnds(tx, userId, rels);
+      for (const [i, r] of rels.entries()) {
         const [from, to] = ends[i]!;
-        tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
-      });
+        await tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
+      }
     });
   }
 
   async putMentions(userId: string, mentions: GraphSnapshot["mentions"]): Promise<void> {
-    this.store.write((tx) => {
+    await this.store.write(async (tx) => {
       for (const m of mentions) {
-        const row = tx.graph.entity(userId, m.entity.type, m.entity.id);
-        if (row) tx.graph.link(userId, m.memoryId, row.node);
+        const row = await tx.graph.entity(userId, m.entity.type, m.entity.id);
+        if (row) await tx.graph.link(userId, m.memoryId, row.node);
       }
     });
   }
 
   async findEntities(userId: string, o: FindEntitiesOptions): Promise<Entity[]> {
     const q = { type: o.type ?? null, q: o.q ? o.q.toLowerCase() : null, limit: o.limit };
-    return this.store.read((r) => r.graph.find(userId, q)).map(toEntity);
+    return (await this.store.read((r) => r.graph.find(userId, q))).map(toEntity);
   }
 
   async traverse(userId: string, o: TraverseOptions): Promise<TraverseResult> {
     const { maxDepth, limit, types } = checkTraverse(o);
-    const start = this.store.read((r) => r.graph.entity(userId, o.start.type, o.start.id));
+    const start = await this.store.read((r) => r.graph.entity(userId, o.start.type, o.start.id));
     if (!start) throw startNotFound(o.start);
     const walk = { start: start.node, direction: o.direction, types: types ?? null, limit };
     const rows = await deepen(maxDepth, limit, (depth) =>
@@ -124,14 +130,15 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     }));
     const byNode = new Map(rows.map((r) => [r.node, r]));
     const depths = new Map(rows.map((r) => [entityKey(r), r.depth]));
-    const edges = this.edgesAmong(userId, byNode);
+    const edges = await this.edgesAmong(userId, byNode);
     return { entities, relationships: selectEdges(depths, edges, o.direction, maxDepth, types) };
   }
 
   async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
-    await this.store.group((tx) => {
-      const nodes = entities.map((ref, i) => nodeOf(tx, userId, ref, `entities[${i}]`));
-      for (const node of nodes) tx.graph.link(userId, memoryId, node);
+    await this.store.group(async (tx) => {
+      const nodes: number[] = [];
+      for (const [i, ref] of entities.entries()) nodes.push(await nodeOf(tx, userId, ref, `entities[${i}]`));
+      for (const node of nodes) await tx.graph.link(userId, memoryId, node);
     });
   }
 
@@ -147,7 +154,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
 
   async entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
     if (memoryIds.length === 0) return [];
-    const rows = this.store.read((r) => r.graph.entitiesOfMemories(userId, memoryIds));
+    const rows = await this.store.read((r) => r.graph.entitiesOfMemories(userId, memoryIds));
     return rows.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
   }
 
@@ -156,7 +163,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
   }
 
   async wipe(): Promise<void> {
-    this.store.write((tx) => tx.graph.wipe());
+    await this.store.write((tx) => tx.graph.wipe());
   }
 
   async userIds(): Promise<string[]> {
@@ -164,12 +171,15 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
   }
 
   async exportUser(userId: string): Promise<GraphSnapshot> {
-    const { entities, relationships, ids } = this.store.read((r) => ({
-      entities: r.graph.entities(userId).map(toEntity),
-      relationships: r.graph
-        .relationships(userId)
-        .map((x) => ({ from: x.from, type: x.type, to: x.to, properties: parseProps(x.properties) })),
-      ids: r.graph.linkedMemories(userId),
+    const { entities, relationships, ids } = await this.store.read(async (r) => ({
+      entities: (await r.graph.entities(userId)).map(toEntity),
+      relationships: (await r.graph.relationships(userId)).map((x) => ({
+        from: x.from,
+        type: x.type,
+        to: x.to,
+        properties: parseProps(x.properties),
+      })),
+      ids: await r.graph.linkedMemories(userId),
     }));
     const mentions = (await this.entitiesForMemories(userId, ids)).map((m) => ({
       memoryId: m.memoryId,
@@ -182,8 +192,8 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     // The store belongs to the composition root, which closes it after every user of it.
   }
 
-  private edgesAmong(userId: string, byNode: Map<number, EntityRow>): Edge[] {
-    const rows = this.store.read((r) => r.graph.edgesFrom(userId, [...byNode.keys()]));
+  private async edgesAmong(userId: string, byNode: Map<number, EntityRow>): Promise<Edge[]> {
+    const rows = await this.store.read((r) => r.graph.edgesFrom(userId, [...byNode.keys()]));
     const out: Edge[] = [];
     for (const r of rows) {
       const from = byNode.get(r.fromNode);
@@ -194,7 +204,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     return out;
   }
 
-  private writeEntity(tx: Repos, userId: string, e: Entity): void {
+  private writeEntity(tx: Repos, userId: string, e: Entity): Promise<void> {
     const entity = {
       type: e.type,
       id: e.id,
@@ -202,20 +212,23 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
       nameKey: e.name.toLowerCase(),
       properties: JSON.stringify(e.properties),
     };
-    tx.graph.putEntity(userId, entity, this.clock.now());
+    return tx.graph.putEntity(userId, entity, this.clock.now());
   }
 }
 
-function nodeOf(tx: Repos, userId: string, ref: EntityRef, field: string): number {
-  const row = tx.graph.entity(userId, ref.type, ref.id);
+async function nodeOf(tx: Repos, userId: string, ref: EntityRef, field: string): Promise<number> {
+  const row = await tx.graph.entity(userId, ref.type, ref.id);
   if (!row) throw validationError(field, `entity '${ref.type}/${ref.id}' does not exist`);
   return row.node;
 }
 
 /** Both ends of every relationship, checked before anything is written. */
-function resolveEnds(tx: Repos, userId: string, rels: RelationshipInput[]): [number, number][] {
-  return rels.map((r, i) => [
-    nodeOf(tx, userId, r.from, `relationships[${i}].from`),
-    nodeOf(tx, userId, r.to, `relationships[${i}].to`),
-  ]);
+async function resolveEnds(tx: Repos, userId: string, rels: RelationshipInput[]): Promise<[number, number][]> {
+  const ends: [number, number][] = [];
+  for (const [i, r] of rels.entries())
+    ends.push([
+      await nodeOf(tx, userId, r.from, `relationships[${i}].from`),
+      await nodeOf(tx, userId, r.to, `relationships[${i}].to`),
+    ]);
+  return ends;
 }

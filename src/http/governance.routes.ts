@@ -68,8 +68,8 @@ export const governanceRoutes = (s: Services) =>
     )
     .put(
       "/overrides/:memorySpaceId",
-      ({ params, body }): typeof OverrideResult.static => {
-        s.governance.setAgentOverride(params.memorySpaceId, body);
+      async ({ params, body }): Promise<typeof OverrideResult.static> => {
+        await s.governance.setAgentOverride(params.memorySpaceId, body);
         return { success: true, memorySpaceId: params.memorySpaceId };
       },
       doc(

@@ -82,8 +82,8 @@ function searchFamilies(s: Services): Family[] {
   ];
 }
 
-function storeFamilies(s: Services): Family[] {
-  const inventory = s.memory.inventory();
+async function storeFamilies(s: Services): Promise<Family[]> {
+  const inventory = await s.memory.inventory();
   return [
     gauge("engram_memories", "Memories in the store (expired ones until cleanup removes them)", inventory.memories),
     gauge("engram_users", "Users with at least one memory", inventory.users),
@@ -97,7 +97,7 @@ function storeFamilies(s: Services): Family[] {
   ];
 }
 
-export function prometheusText(s: Services, m: RequestMetrics): string {
+export async function prometheusText(s: Services, m: RequestMetrics): Promise<string> {
   return toPrometheus([
     {
       name: "engram_build_info",
@@ -107,7 +107,7 @@ export function prometheusText(s: Services, m: RequestMetrics): string {
     },
     ...httpFamilies(m),
     ...searchFamilies(s),
-    ...storeFamilies(s),
+    ...(await storeFamilies(s)),
     ...processFamilies(),
   ]);
 }

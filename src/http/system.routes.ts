@@ -36,11 +36,13 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
     )
     .get(
       "/metrics",
-      ({ request }) => {
+      async ({ request }) => {
         // Prometheus asks for text/plain (or OpenMetrics, with text/plain as the fallback); anything else gets JSON.
         const accept = request.headers.get("accept") ?? "";
         if (/text\/plain/.test(accept) && !/application\/json/.test(accept))
-          return new Response(prometheusText(s, metrics), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE } });
+          return new Response(await prometheusText(s, metrics), {
+            headers: { "content-type": PROMETHEUS_CONTENT_TYPE },
+          });
         return metricsBody(s, metrics);
       },
       spec({

@@ -26,7 +26,7 @@ export class ConversationsService implements ConversationRecorder {
   ) {}
 
   /** Used inside add_memories' transaction `tx`. */
-  record(
+  async record(
     tx: Repos,
     input: {
       userId: string;
@@ -35,10 +35,10 @@ export class ConversationsService implements ConversationRecorder {
       messages: { role: string; content: string }[];
       now: number;
     },
-  ): string {
+  ): Promise<string> {
     const id = newId();
-    const retainUntil = this.earned(input.agentId, input.now);
-    tx.conversations.create({
+    const retainUntil = await this.earned(input.agentId, input.now, tx);
+    await tx.conversations.create({
       id,
       userId: input.userId,
       spaceId: input.agentId,
@@ -46,7 +46,7 @@ export class ConversationsService implements ConversationRecorder {
       now: input.now,
       retainUntil,
     });
-    tx.conversations.append(
+    await tx.conversations.append(
       id,
       input.messages.filter((m) => m.content.trim()),
       input.now,
@@ -55,9 +55,9 @@ export class ConversationsService implements ConversationRecorder {
     return id;
   }
 
-  create(input: CreateConversationInput): ConversationResponse {
+  async create(input: CreateConversationInput): Promise<ConversationResponse> {
     const now = this.clock.now();
-    const id = this.store.write((tx) =>
+    const id = await this.store.write((tx) =>
       this.record(tx, {
         userId: input.user_id,
         agentId: input.agent_id ?? DEFAULT_SPACE,
@@ -69,25 +69,25 @@ export class ConversationsService implements ConversationRecorder {
     return this.get({ id, user_id: input.user_id });
   }
 
-  append(id: string, input: AppendMessagesInput): ConversationResponse {
-    this.store.write((tx) => {
-      const c = this.mustGet({ id, user_id: input.user_id }, tx);
+  async append(id: string, input: AppendMessagesInput): Promise<ConversationResponse> {
+    await this.store.write(async (tx) => {
+      const c = await this.mustGet({ id, user_id: input.user_id }, tx);
       if (c.archived_at !== null)
         throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
       const now = this.clock.now();
-      tx.conversations.append(id, input.messages, now, this.earned(c.memory_space_id, now));
+      await tx.conversations.append(id, input.messages, now, await this.earned(c.memory_space_id, now, tx));
     });
     return this.get({ id, user_id: input.user_id });
   }
 
-  private earned(space: string, now: number): number | null {
-    return this.floor?.retainUntil({ memorySpaceId: space }, now) ?? null;
+  private async earned(space: string, now: number, tx: Repos): Promise<number | null> {
+    return (await this.floor?.retainUntil({ memorySpaceId: space }, now, tx)) ?? null;
   }
 
-  get(ref: ConversationRef): ConversationResponse {
-    return this.store.read((r) => {
-      const c = this.mustGet(ref, r);
-      const messages = r.conversations.messages(c.id);
+  get(ref: ConversationRef): Promise<ConversationResponse> {
+    return this.store.read(async (r) => {
+      const c = await this.mustGet(ref, r);
+      const messages = await r.conversations.messages(c.id);
       return {
         success: true as const,
         ...summary(c),
@@ -96,12 +96,12 @@ export class ConversationsService implements ConversationRecorder {
     });
   }
 
-  list(input: ListConversationsInput): ConversationListResponse {
+  async list(input: ListConversationsInput): Promise<ConversationListResponse> {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
-    const { rows, total } = this.store.read((r) => ({
-      rows: r.conversations.page(input.user_id, limit + 1, after),
-      total: r.conversations.count(input.user_id),
+    const { rows, total } = await this.store.read(async (r) => ({
+      rows: await r.conversations.page(input.user_id, limit + 1, after),
+      total: await r.conversations.count(input.user_id),
     }));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
@@ -114,8 +114,8 @@ export class ConversationsService implements ConversationRecorder {
     };
   }
 
-  private mustGet(ref: ConversationRef, r: Repos): ConversationRow {
-    const c = r.conversations.get(ref.user_id, ref.id);
+  private async mustGet(ref: ConversationRef, r: Repos): Promise<ConversationRow> {
+    const c = await r.conversations.get(ref.user_id, ref.id);
     if (!c) throw notFound("conversation", ref.id);
     return c;
   }

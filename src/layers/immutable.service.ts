@@ -22,14 +22,14 @@ export class ImmutableService {
     private readonly floor?: RetentionFloor,
   ) {}
 
-  put(type: string, id: string, input: PutImmutableInput): ImmutablePutResponse {
+  async put(type: string, id: string, input: PutImmutableInput): Promise<ImmutablePutResponse> {
     if (input.data === undefined) throw validationError("data", "data is required");
     const data = JSON.stringify(input.data);
     if (Buffer.byteLength(data) > MAX_DATA_BYTES)
       throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
     const now = this.clock.now();
-    const version = this.store.write((tx) => {
-      const owner = tx.immutable.owner(type, id);
+    const version = await this.store.write(async (tx) => {
+      const owner = await tx.immutable.owner(type, id);
       if (owner !== null && owner !== this.orgId)
         throw new AppError("CONFLICT", `record ${type}/${id} belongs to another organization`);
       return tx.immutable.put({
@@ -40,41 +40,43 @@ export class ImmutableService {
         data,
         metadata: JSON.stringify(input.metadata ?? {}),
         now,
-        retainUntil: this.floor?.retainUntil({ organizationId: this.orgId }, now) ?? null,
+        retainUntil: (await this.floor?.retainUntil({ organizationId: this.orgId }, now, tx)) ?? null,
       });
     });
     return { success: true as const, type, id, version, created_at: iso(now) };
   }
 
-  get(type: string, id: string, version?: number): ImmutableRecordResponse {
-    const { head, v } = this.store.read((r) => {
-      const head = this.mustHead(r, type, id);
-      return { head, v: r.immutable.version(type, id, version ?? head.current_version) };
+  async get(type: string, id: string, version?: number): Promise<ImmutableRecordResponse> {
+    const { head, v } = await this.store.read(async (r) => {
+      const head = await this.mustHead(r, type, id);
+      return { head, v: await r.immutable.version(type, id, version ?? head.current_version) };
     });
     if (!v) throw notFound("version", `${type}/${id}@${version}`);
-    this.touch(type, id);
+    await this.touch(type, id);
     return { success: true as const, ...view(head, v) };
   }
 
-  versions(type: string, id: string): ImmutableVersionsResponse {
-    this.store.read((r) => this.mustHead(r, type, id));
+  async versions(type: string, id: string): Promise<ImmutableVersionsResponse> {
+    await this.store.read((r) => this.mustHead(r, type, id));
     // Listing the history is a read too (purgeUnusedAfter counts reads).
-    this.touch(type, id);
+    await this.touch(type, id);
     return {
       success: true as const,
-      versions: this.store
-        .read((r) => r.immutable.versions(type, id))
-        .map((v) => ({ version: v.version, data: JSON.parse(v.data), created_at: iso(v.created_at) })),
+      versions: (await this.store.read((r) => r.immutable.versions(type, id))).map((v) => ({
+        version: v.version,
+        data: JSON.parse(v.data),
+        created_at: iso(v.created_at),
+      })),
     };
   }
 
-  private touch(type: string, id: string): void {
+  private async touch(type: string, id: string): Promise<void> {
     const now = this.clock.now();
-    this.store.write((tx) => tx.immutable.touch(type, id, now));
+    await this.store.write((tx) => tx.immutable.touch(type, id, now));
   }
 
-  private mustHead(r: Repos, type: string, id: string): ImmutableRow {
-    const head = r.immutable.head(this.orgId, type, id);
+  private async mustHead(r: Repos, type: string, id: string): Promise<ImmutableRow> {
+    const head = await r.immutable.head(this.orgId, type, id);
     if (!head) throw notFound("record", `${type}/${id}`);
     return head;
   }

@@ -18,7 +18,7 @@ export class MutableService {
     private readonly floor?: RetentionFloor,
   ) {}
 
-  put(namespace: string, key: string, input: PutMutableInput): MutableResponse {
+  async put(namespace: string, key: string, input: PutMutableInput): Promise<MutableResponse> {
     if (input.value === undefined) throw validationError("value", "value is required");
     if (input.ttl !== undefined && input.expiresAt !== undefined)
       throw validationError("ttl", "give ttl or expiresAt, not both");
@@ -34,7 +34,7 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const retainUntil = this.floor?.retainUntil(this.scope, now) ?? null;
+    const retainUntil = (await this.floor?.retainUntil(this.scope, now)) ?? null;
     const entry = {
       orgId: this.orgId,
       namespace,
@@ -45,27 +45,27 @@ export class MutableService {
       now,
       retainUntil,
     };
-    const row = this.store.write((tx) => tx.mutable.put(entry));
+    const row = await this.store.write((tx) => tx.mutable.put(entry));
     return { success: true as const, ...view(row, now) };
   }
 
-  get(namespace: string, key: string): MutableResponse {
+  async get(namespace: string, key: string): Promise<MutableResponse> {
     const now = this.clock.now();
-    const row = this.store.read((r) => r.mutable.get(this.orgId, namespace, key, now));
+    const row = await this.store.read((r) => r.mutable.get(this.orgId, namespace, key, now));
     if (!row) throw notFound("key", `${namespace}/${key}`);
-    this.store.write((tx) => tx.mutable.touch(namespace, key, now));
+    await this.store.write((tx) => tx.mutable.touch(namespace, key, now));
     return { success: true as const, ...view(row, now) };
   }
 
-  delete(namespace: string, key: string): MutableDeleteResponse {
+  async delete(namespace: string, key: string): Promise<MutableDeleteResponse> {
     const now = this.clock.now();
-    this.store.write((tx) => {
-      const row = tx.mutable.get(this.orgId, namespace, key, now);
+    await this.store.write(async (tx) => {
+      const row = await tx.mutable.get(this.orgId, namespace, key, now);
       if (!row) throw notFound("key", `${namespace}/${key}`);
-      const held = this.floor?.heldUntil(this.scope, row.updated_at, row.retain_until, now);
+      const held = await this.floor?.heldUntil(this.scope, row.updated_at, row.retain_until, now, tx);
       if (held != null)
         throw new AppError("CONFLICT", `key '${namespace}/${key}' is under minimum retention until ${iso(held)}`);
-      tx.mutable.deleteLive(this.orgId, namespace, key, now);
+      await tx.mutable.deleteLive(this.orgId, namespace, key, now);
     });
     return { success: true as const, deleted_count: 1 };
   }

@@ -16,7 +16,7 @@ export interface ConversationRecorder {
       messages: { role: string; content: string }[];
       now: number;
     },
-  ): string;
+  ): Promise<string>;
 }
 
 /** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */
@@ -28,7 +28,7 @@ export interface GraphLinker {
 
 export interface WriteGate {
   /** Throws AppError VALIDATION_ERROR when policy forbids the write (e.g. missing justification). */
-  checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): void;
+  checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): Promise<void>;
 }
 
 /** A memory space's records (memories, conversations), or an organization's (immutable, mutable). */
@@ -36,21 +36,31 @@ export type RetentionScope = { memorySpaceId: string } | { organizationId: strin
 
 /** The FINRA/HIPAA minimum retention (SPEC §5.4), which every delete route of every layer honours. */
 export interface RetentionFloor {
-  /** What a record written now earns and keeps whatever policy comes later: now + the minimum, or null. */
-  retainUntil(scope: RetentionScope, now: number): number | null;
+  /**
+   * What a record written now earns and keeps whatever policy comes later: now + the minimum, or null.
+   * `tx`: the transaction it is asked from, if any (the policy is read through it).
+   */
+  retainUntil(scope: RetentionScope, now: number, tx?: Repos): Promise<number | null>;
   /**
    * Until when a record last written at `writtenAt`, which earned `retainUntil`, may not be deleted: the
    * later of what it earned and what the policy in force now keeps; null when it may go now.
    */
-  heldUntil(scope: RetentionScope, writtenAt: number, retainUntil: number | null, now: number): number | null;
+  heldUntil(
+    scope: RetentionScope,
+    writtenAt: number,
+    retainUntil: number | null,
+    now: number,
+    tx?: Repos,
+  ): Promise<number | null>;
 }
 
 export interface DeletionPolicy {
   /**
    * Memories of this space last written after the returned time must be kept
    * (-Infinity keeps all; undefined keeps none). `erasure`: a cascade (right-to-be-forgotten) request.
+   * `tx`: the transaction it is asked from (policies are read through it).
    */
-  keepSince(memorySpaceId: string, erasure: boolean): number | undefined;
+  keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined>;
 }
 
 export interface Erasure {
@@ -59,7 +69,7 @@ export interface Erasure {
     tx: Repos,
     userId: string,
     memories: { deleted: number; retained: number },
-  ): { retained: Record<string, number> };
+  ): Promise<{ retained: Record<string, number> }>;
 }
 
 export interface FactsHook {

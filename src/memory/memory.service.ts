@@ -54,10 +54,10 @@ export class MemoryService {
   }
 
   /** What the store holds now, for /metrics: memories (expired ones until cleanup), their users, its size. */
-  inventory(): { memories: number; users: number; storeBytes: number } {
-    return this.store.read((r) => ({
-      memories: r.memories.total(),
-      users: r.memories.users(),
+  inventory(): Promise<{ memories: number; users: number; storeBytes: number }> {
+    return this.store.read(async (r) => ({
+      memories: await r.memories.total(),
+      users: await r.memories.users(),
       storeBytes: this.store.sizeBytes(),
     }));
   }
@@ -68,24 +68,29 @@ export class MemoryService {
     const agentId = input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
     for (const d of drafts)
-      this.hooks.gate?.checkWrite({ memorySpaceId: agentId, importance: d.traits.importance, metadata: d.metadata });
+      await this.hooks.gate?.checkWrite({
+        memorySpaceId: agentId,
+        importance: d.traits.importance,
+        metadata: d.metadata,
+      });
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = at?.createdAt ?? this.clock.now();
     // An imported memory earns its minimum retention from when it was first written, like any other.
-    const retainUntil = this.hooks.floor?.retainUntil({ memorySpaceId: agentId }, now) ?? null;
-    const ids = await this.store.group((tx) => {
+    const retainUntil = (await this.hooks.floor?.retainUntil({ memorySpaceId: agentId }, now)) ?? null;
+    const ids = await this.store.group(async (tx) => {
       const conversationRef = input.messages
-        ? (this.hooks.conversations?.record(tx, {
+        ? ((await this.hooks.conversations?.record(tx, {
             userId: input.user_id,
             agentId,
             sessionId: input.session_id,
             messages: input.messages,
             now,
-          }) ?? null)
+          })) ?? null)
         : null;
-      return drafts.map((d, i) => {
+      const stored: string[] = [];
+      for (const [i, d] of drafts.entries()) {
         const id = newId();
-        const rowid = tx.memories.insert({
+        const rowid = await tx.memories.insert({
           id,
           user_id: input.user_id,
           agent_id: agentId,
@@ -102,7 +107,7 @@ export class MemoryService {
           retain_until: retainUntil,
         });
         if (vectors)
-          this.search.writeVectors(tx, [
+          await this.search.writeVectors(tx, [
             {
               rowid,
               userId: input.user_id,
@@ -112,8 +117,9 @@ export class MemoryService {
               vector: vectors[i] ?? null,
             },
           ]);
-        return id;
-      });
+        stored.push(id);
+      }
+      return stored;
     });
     this.touched(input.user_id, ids.length);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
@@ -184,12 +190,12 @@ export class MemoryService {
     return response;
   }
 
-  list(input: ListMemoriesInput): ListResponse {
+  async list(input: ListMemoriesInput): Promise<ListResponse> {
     this.usersSeen.add(input.user_id);
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
-    const rows = this.store.read((r) =>
+    const rows = await this.store.read((r) =>
       r.memories.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after }),
     );
     const page = rows.slice(0, limit);
@@ -204,34 +210,34 @@ export class MemoryService {
         session_id: r.session_id || null,
         created_at: iso(r.created_at),
       })),
-      total: this.total(input.user_id, now, input.agent_id),
+      total: await this.total(input.user_id, now, input.agent_id),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
     };
   }
 
-  get(ref: MemoryRef): MemoryResponse {
+  async get(ref: MemoryRef): Promise<MemoryResponse> {
     this.usersSeen.add(ref.user_id);
-    return toResponse(this.mustGet(ref));
+    return toResponse(await this.mustGet(ref));
   }
 
   async update(input: UpdateMemoryInput): Promise<MemoryResponse> {
     if (input.memory === undefined && input.metadata === undefined)
       throw validationError("memory", "provide memory or metadata to update");
     if (input.memory !== undefined && !input.memory.trim()) throw validationError("memory", "memory must not be blank");
-    const row = this.mustGet(input);
+    const row = await this.mustGet(input);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
     const traits = readTraits(metadata, row.source_type);
-    this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
+    await this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
     const now = this.clock.now();
-    const retainUntil = this.hooks.floor?.retainUntil({ memorySpaceId: row.agent_id }, now) ?? null;
-    this.store.write((tx) => {
-      const current = this.mustGet(input, tx);
+    const retainUntil = (await this.hooks.floor?.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
+    await this.store.write(async (tx) => {
+      const current = await this.mustGet(input, tx);
       if (current.version !== row.version)
         throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
-      tx.memories.update(
+      await tx.memories.update(
         row,
         {
           memory: text,
@@ -244,7 +250,7 @@ export class MemoryService {
         now,
       );
       if (vectors)
-        this.search.writeVectors(tx, [
+        await this.search.writeVectors(tx, [
           {
             rowid: row.rowid,
             userId: row.user_id,
@@ -260,25 +266,27 @@ export class MemoryService {
     return this.get(input);
   }
 
-  versions(ref: MemoryRef): VersionsResponse {
-    const row = this.mustGet(ref);
-    const previous = this.store
-      .read((r) => r.memories.versions(ref.user_id, ref.memory_id))
-      .map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at) }));
+  async versions(ref: MemoryRef): Promise<VersionsResponse> {
+    const row = await this.mustGet(ref);
+    const previous = (await this.store.read((r) => r.memories.versions(ref.user_id, ref.memory_id))).map((v) => ({
+      version: v.version,
+      memory: v.memory,
+      created_at: iso(v.created_at),
+    }));
     return {
       success: true,
       versions: [{ version: row.version, memory: row.memory, created_at: iso(row.updated_at) }, ...previous],
     };
   }
 
-  delete(ref: MemoryRef): DeleteResponse {
-    this.store.write((tx) => {
-      const row = this.mustGet(ref, tx);
+  async delete(ref: MemoryRef): Promise<DeleteResponse> {
+    await this.store.write(async (tx) => {
+      const row = await this.mustGet(ref, tx);
       const scope = { memorySpaceId: row.agent_id };
-      const held = this.hooks.floor?.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now());
+      const held = await this.hooks.floor?.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now(), tx);
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
-      this.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
+      await this.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
     });
     return { success: true, deleted_count: 1 };
   }
@@ -290,24 +298,24 @@ export class MemoryService {
   async deleteAll(input: DeleteAllInput): Promise<DeleteResponse> {
     const cascade = input.cascade === true;
     const removedIds: string[] = [];
-    const result = this.store.write((tx) => {
+    const result = await this.store.write(async (tx) => {
       let deleted = 0;
-      for (const space of tx.memories.spacesOfUser(input.user_id)) {
-        const keep = this.hooks.retention?.keepSince(space, cascade);
+      for (const space of await tx.memories.spacesOfUser(input.user_id)) {
+        const keep = await this.hooks.retention?.keepSince(space, cascade, tx);
         if (keep === -Infinity) continue;
         const before = keep === undefined ? Infinity : keep + 1;
-        const removed = tx.memories.deleteForUser(input.user_id, space, before, this.clock.now());
-        this.search.deleteVectors(
+        const removed = await tx.memories.deleteForUser(input.user_id, space, before, this.clock.now());
+        await this.search.deleteVectors(
           tx,
           removed.map((r) => r.rowid),
         );
         removedIds.push(...removed.map((r) => r.id));
         deleted += removed.length;
       }
-      const kept = tx.memories.countForUser(input.user_id);
+      const kept = await tx.memories.countForUser(input.user_id);
       const retained =
         cascade && this.hooks.erasure
-          ? this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept }).retained
+          ? (await this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept })).retained
           : kept
             ? { vector: kept }
             : {};
@@ -323,10 +331,10 @@ export class MemoryService {
   }
 
   /** Deletes memories with their vectors and graph links (used by delete and by governance enforcement). */
-  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): void {
+  async purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): Promise<void> {
     if (!rows.length) return;
-    tx.memories.deleteByRowids(rows.map((r) => r.rowid));
-    this.search.deleteVectors(
+    await tx.memories.deleteByRowids(rows.map((r) => r.rowid));
+    await this.search.deleteVectors(
       tx,
       rows.map((r) => r.rowid),
     );
@@ -338,9 +346,9 @@ export class MemoryService {
     }
   }
 
-  private mustGet(ref: MemoryRef, r?: Repos): MemoryRow {
+  private async mustGet(ref: MemoryRef, r?: Repos): Promise<MemoryRow> {
     const get = (x: Repos) => x.memories.get(ref.user_id, ref.memory_id, this.clock.now());
-    const row = r ? get(r) : this.store.read(get);
+    const row = await (r ? get(r) : this.store.read(get));
     if (!row) throw notFound("memory", ref.memory_id);
     return row;
   }
@@ -349,11 +357,11 @@ export class MemoryService {
    * list_memories' `total`, cached like search results until the user writes, another process writes, a
    * counted memory expires, or 60 s pass: counting a user's 1k memories cost 54 µs, more than the page.
    */
-  private total(userId: string, now: number, agentId?: string): number {
+  private async total(userId: string, now: number, agentId?: string): Promise<number> {
     const key = agentId === undefined ? "*" : `=${agentId}`;
     const cached = this.totals.get(userId, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = this.store.read((r) => r.memories.count(userId, now, agentId));
+    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId));
     this.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
   }

@@ -1,4 +1,4 @@
-// Search workers: ranking is synchronous SQL (FTS5, sqlite-vec) and takes most of a search's CPU, so
+// Search workers: ranking runs inside this process (SQLite is embedded: FTS5, sqlite-vec) and takes most of a search's CPU, so
 // a server with spare cores runs it on worker threads, each over its own read-only connection (WAL lets
 // readers run beside the writer, and every read sees what was committed before it was asked). The
 // server thread keeps HTTP, validation, embedding, writes and the result cache.

@@ -68,15 +68,15 @@ export class Ranker {
    * read first, in one statement: their texts say which anchors are questions, and they hold most of
    * the answer, so a search without a question among its anchors runs no further statement.
    */
-  rank(req: RankRequest): SearchHit[] {
+  rank(req: RankRequest): Promise<SearchHit[]> {
     return this.store.read((r) => this.rankIn(r, req));
   }
 
-  private rankIn(r: Repos, req: RankRequest): SearchHit[] {
-    const scores = this.firstStage(r, req);
+  private async rankIn(r: Repos, req: RankRequest): Promise<SearchHit[]> {
+    const scores = await this.firstStage(r, req);
     const withReplies = req.replyShare > 0;
     const anchors = ranking(scores).slice(0, withReplies ? REPLY_ANCHORS(req.limit) : req.limit);
-    const rows = this.rows(
+    const rows = await this.rows(
       r,
       req.filter,
       anchors.map((a) => a.id),
@@ -85,10 +85,10 @@ export class Ranker {
       ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id)
       : [];
     if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
-    addReplies(scores, replies(r.search, req.filter, questions), req.replyShare);
+    addReplies(scores, await replies(r.search, req.filter, questions), req.replyShare);
     const top = ranking(scores).slice(0, req.limit);
     const read = new Set(anchors.map((a) => a.id));
-    for (const [rowid, row] of this.rows(
+    for (const [rowid, row] of await this.rows(
       r,
       req.filter,
       top.map((r) => r.id).filter((id) => !read.has(id)),
@@ -101,20 +101,20 @@ export class Ranker {
    * Rows by rowid, through the same visibility filter: on a worker's connection the server thread
    * commits between statements, and a memory deleted or expired meanwhile must not show.
    */
-  private rows(r: Repos, filter: MemoryFilter, rowids: number[]): Map<number, Row> {
-    return new Map(r.search.rows(filter, rowids).map((row) => [row.rowid, row]));
+  private async rows(r: Repos, filter: MemoryFilter, rowids: number[]): Promise<Map<number, Row>> {
+    return new Map((await r.search.rows(filter, rowids)).map((row) => [row.rowid, row]));
   }
 
   /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. */
-  private firstStage(r: Repos, req: RankRequest): Map<number, number> {
+  private async firstStage(r: Repos, req: RankRequest): Promise<Map<number, number>> {
     const { filter, query, limit } = req;
     const vec =
       req.vectors && req.vector
-        ? r.vectors.rank(req.vectors, filter, req.vector, VECTOR_CANDIDATES(limit)).map((h) => h.rowid)
+        ? (await r.vectors.rank(req.vectors, filter, req.vector, VECTOR_CANDIDATES(limit))).map((h) => h.rowid)
         : null;
     // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
     if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
-    const kw = r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
+    const kw = await r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
     if (!vec) return new Map(kw.map((h) => [h.rowid, h.score]));
     return rrfScores([vec, kw.map((h) => h.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
   }

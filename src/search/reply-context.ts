@@ -37,7 +37,11 @@ export function addReplies<T>(scores: Map<T, number>, replies: ReadonlyMap<T, T>
 }
 
 /** Question rowid → reply rowid, for the anchors that end with a question and have a visible reply. */
-export function replies(search: SearchRepo, filter: MemoryFilter, anchors: readonly number[]): Map<number, number> {
-  const pairs = search.replies(filter, anchors, REPLY_WINDOW_MS);
+export async function replies(
+  search: SearchRepo,
+  filter: MemoryFilter,
+  anchors: readonly number[],
+): Promise<Map<number, number>> {
+  const pairs = await search.replies(filter, anchors, REPLY_WINDOW_MS);
   return new Map(pairs.filter((p) => isQuestion(p.text)).map((p) => [p.question, p.reply]));
 }

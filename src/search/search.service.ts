@@ -77,7 +77,7 @@ export class SearchService {
     try {
       await this.embedder.ready();
       const { modelId, dimensions } = this.embedder;
-      this.vectors = this.store.write((tx) => tx.vectors.open(modelId, dimensions));
+      this.vectors = await this.store.write((tx) => tx.vectors.open(modelId, dimensions));
       this.state = "ready";
     } catch (e) {
       this.state = "failed";
@@ -116,13 +116,13 @@ export class SearchService {
   }
 
   /** Call inside the write transaction that stores the memories. */
-  writeVectors(tx: Repos, rows: VectorRow[]): void {
-    if (this.vectors) tx.vectors.upsert(this.vectors, rows);
+  async writeVectors(tx: Repos, rows: VectorRow[]): Promise<void> {
+    if (this.vectors) await tx.vectors.upsert(this.vectors, rows);
   }
 
   /** Call inside the write transaction that deletes the memories (the store may finish after the commit). */
-  deleteVectors(tx: Repos, rowids: number[]): void {
-    tx.vectors.erase(rowids);
+  deleteVectors(tx: Repos, rowids: number[]): Promise<void> {
+    return tx.vectors.erase(rowids);
   }
 
   /** Search worker threads running now. */
@@ -141,7 +141,7 @@ export class SearchService {
   }
 
   private async rankNow(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
-    const vector = this.vectors ? await this.queryVector(this.focus(filter, query)) : null;
+    const vector = this.vectors ? await this.queryVector(await this.focus(filter, query)) : null;
     const req: RankRequest = {
       filter,
       query,
@@ -156,10 +156,10 @@ export class SearchService {
   }
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */
-  private focus(filter: MemoryFilter, query: string): string {
+  private async focus(filter: MemoryFilter, query: string): Promise<string> {
     let common = this.commonByUser.get(filter.userId);
     if (!common || common.writes >= refreshAfter(common.sample)) {
-      const sample = this.store.read((r) => r.memories.recentTexts(filter.userId, FOCUS_SAMPLE));
+      const sample = await this.store.read((r) => r.memories.recentTexts(filter.userId, FOCUS_SAMPLE));
       this.commonByUser.set(filter.userId, (common = { words: commonWords(sample), sample: sample.length, writes: 0 }));
     }
     return withoutCommon(query, common.words);
@@ -197,19 +197,19 @@ export class SearchService {
     // A memory has at most one mark (memory_rowid is the key) and marks go with their memory (foreign
     // key), so the difference of two counts is the number without a vector of this model: 150 ms at
     // 1M memories, where the anti-join held the server thread for 2 s at every start.
-    const { memories, marked } = this.store.read((r) => ({
-      memories: r.memories.total(),
-      marked: r.vectors.embeddedCount(model),
+    const { memories, marked } = await this.store.read(async (r) => ({
+      memories: await r.memories.total(),
+      marked: await r.vectors.embeddedCount(model),
     }));
     this.reembed.pending = Math.max(0, memories - marked);
     if (!this.reembed.pending) return 0;
     this.logger.info("re-embedding memories for the current model", { model, pending: this.reembed.pending });
     let total = 0;
     for (;;) {
-      const rows = this.store.read((r) => r.vectors.unembedded(model, batch));
+      const rows = await this.store.read((r) => r.vectors.unembedded(model, batch));
       if (!rows.length) break;
       const vecs = (await this.embed(rows.map((r) => r.memory)))!;
-      this.store.write((tx) =>
+      await this.store.write((tx) =>
         tx.vectors.upsert(
           space,
           rows.map((r, i) => ({

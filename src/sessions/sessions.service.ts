@@ -32,7 +32,8 @@ import {
 
 /** Where the effective policy of a memory space comes from (the governance PolicyService). */
 export interface SessionPolicies {
-  forSpace(spaceId: string): { policy: PolicyRules };
+  /** `o.r`: read through this transaction when asked from inside one. */
+  forSpace(spaceId: string, o?: { r?: Repos }): Promise<{ policy: PolicyRules }>;
 }
 
 const isLive = (p: Phase) => p.state === "active" || p.state === "idle";
@@ -44,12 +45,12 @@ export class SessionsService {
     private readonly policies: SessionPolicies,
   ) {}
 
-  create(input: CreateSessionInput): SessionResponse {
+  async create(input: CreateSessionInput): Promise<SessionResponse> {
     const metadata = JSON.stringify(input.metadata ?? {});
     if (Buffer.byteLength(metadata) > MAX_SESSION_METADATA_BYTES)
       throw validationError("metadata", `metadata must be at most ${MAX_SESSION_METADATA_BYTES} bytes of JSON`);
     const spaceId = input.agent_id ?? DEFAULT_SPACE;
-    const rules = this.rules(spaceId);
+    const rules = await this.rules(spaceId);
     const now = this.clock.now();
     const row: SessionRow = {
       id: newId(),
@@ -65,31 +66,34 @@ export class SessionsService {
       end_reason: null,
       archived_at: null,
     };
-    this.store.write((tx) => {
-      this.checkLimits(tx, row, rules, now);
-      tx.sessions.insert(row);
+    await this.store.write(async (tx) => {
+      await this.checkLimits(tx, row, rules, now);
+      await tx.sessions.insert(row);
     });
     return { success: true as const, session: toView(row, rules, now) };
   }
 
-  get(ref: SessionRef): SessionResponse {
-    const row = this.store.read((r) => this.mustGet(r, ref.user_id, ref.id));
-    return { success: true as const, session: toView(row, this.rules(row.memory_space_id), this.clock.now()) };
+  async get(ref: SessionRef): Promise<SessionResponse> {
+    const row = await this.store.read((r) => this.mustGet(r, ref.user_id, ref.id));
+    return { success: true as const, session: toView(row, await this.rules(row.memory_space_id), this.clock.now()) };
   }
 
   /** Newest first. Live rows are few per user and their state is computed, so they are filtered here. */
-  list(q: ListSessionsInput): SessionListResponse {
+  async list(q: ListSessionsInput): Promise<SessionListResponse> {
     const now = this.clock.now();
     const limit = q.limit ?? 50;
     const space = q.agent_id ?? null;
-    const rulesOf = memo((s: string) => this.rules(s));
+    const rules = new Map<string, SessionRules>();
     const stored =
       q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
-    const read = this.store.read((r) => ({
-      live: r.sessions.liveOf(q.user_id, space),
-      terminal: stored.length ? r.sessions.terminal(q.user_id, space, stored, limit) : [],
-      terminalTotal: stored.length ? r.sessions.countTerminal(q.user_id, space, stored) : 0,
+    const read = await this.store.read(async (r) => ({
+      live: await r.sessions.liveOf(q.user_id, space),
+      terminal: stored.length ? await r.sessions.terminal(q.user_id, space, stored, limit) : [],
+      terminalTotal: stored.length ? await r.sessions.countTerminal(q.user_id, space, stored) : 0,
     }));
+    for (const row of [...read.live, ...read.terminal])
+      if (!rules.has(row.memory_space_id)) rules.set(row.memory_space_id, await this.rules(row.memory_space_id));
+    const rulesOf = (s: string) => rules.get(s)!;
     const live = read.live.filter(
       (r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state,
     );
@@ -100,10 +104,10 @@ export class SessionsService {
   }
 
   /** Activity: an idle session becomes active again; with autoExtend the expiry slides. */
-  touch(id: string, input: SessionUserInput): SessionResponse {
+  touch(id: string, input: SessionUserInput): Promise<SessionResponse> {
     const now = this.clock.now();
-    return this.store.write((tx) => {
-      const { row, rules, phase } = this.current(tx, input.user_id, id, now);
+    return this.store.write(async (tx) => {
+      const { row, rules, phase } = await this.current(tx, input.user_id, id, now);
       if (!isLive(phase))
         throw conflict(
           `session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`,
@@ -114,68 +118,71 @@ export class SessionsService {
         last_activity_at: now,
         expires_at: expiryAfterActivity(row, rules, now),
       };
-      tx.sessions.touch(input.user_id, id, now, next.expires_at);
+      await tx.sessions.touch(input.user_id, id, now, next.expires_at);
       return { success: true as const, session: toView(next, rules, now) };
     });
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
-  end(id: string, input: SessionUserInput): SessionResponse {
+  end(id: string, input: SessionUserInput): Promise<SessionResponse> {
     const now = this.clock.now();
-    return this.store.write((tx) => {
-      const { row, rules, phase } = this.current(tx, input.user_id, id, now);
+    return this.store.write(async (tx) => {
+      const { row, rules, phase } = await this.current(tx, input.user_id, id, now);
       const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
-      if (next.state !== row.state) tx.sessions.setState(input.user_id, id, next);
+      if (next.state !== row.state) await tx.sessions.setState(input.user_id, id, next);
       return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
     });
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
-  expireIdle(input: SweepInput = {}): ExpireIdleResponse {
+  async expireIdle(input: SweepInput = {}): Promise<ExpireIdleResponse> {
     const now = this.clock.now();
-    const { idled, ended } = this.store.write((tx) => this.settle(tx, scopeOf(input), now));
+    const { idled, ended } = await this.store.write((tx) => this.settle(tx, scopeOf(input), now));
     return { success: true as const, idled, ended };
   }
 
   /** Settles the lifecycle first, then deletes (deleteEndedAfter) and archives (archiveAfter) by age since the end. */
-  cleanup(input: SweepInput = {}): CleanupResponse {
+  cleanup(input: SweepInput = {}): Promise<CleanupResponse> {
     const now = this.clock.now();
     const scope = scopeOf(input);
-    return this.store.write((tx) => {
-      this.settle(tx, scope, now);
+    return this.store.write(async (tx) => {
+      await this.settle(tx, scope, now);
       let archived = 0;
       let deleted = 0;
-      for (const space of tx.sessions.terminalSpaces(scope)) {
-        const cut = cleanupCutoffs(this.rules(space), now);
-        if (cut.deleteEndedBy !== undefined) deleted += tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
-        if (cut.archiveEndedBy !== undefined) archived += tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
+      for (const space of await tx.sessions.terminalSpaces(scope)) {
+        const cut = cleanupCutoffs(await this.rules(space, tx), now);
+        if (cut.deleteEndedBy !== undefined) deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
+        if (cut.archiveEndedBy !== undefined)
+          archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
       }
       return { success: true as const, archived, deleted };
     });
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */
-  deleteUser(userId: string): number {
+  deleteUser(userId: string): Promise<number> {
     return this.store.write((tx) => tx.sessions.deleteUser(userId));
   }
 
-  private settle(tx: Repos, scope: SessionScope, now: number): { idled: number; ended: number } {
-    const rulesOf = memo((s: string) => this.rules(s));
+  private async settle(tx: Repos, scope: SessionScope, now: number): Promise<{ idled: number; ended: number }> {
+    const rulesOf = memo((s: string) => this.rules(s, tx));
     let idled = 0;
     let ended = 0;
-    for (const row of tx.sessions.live(scope)) {
-      const phase = phaseAt(row, rulesOf(row.memory_space_id), now);
+    for (const row of await tx.sessions.live(scope)) {
+      const phase = phaseAt(row, await rulesOf(row.memory_space_id), now);
       if (phase.state === row.state) continue;
-      tx.sessions.setState(row.user_id, row.id, phase);
+      await tx.sessions.setState(row.user_id, row.id, phase);
       if (phase.state === "idle") idled++;
       if (phase.state === "ended") ended++;
     }
     return { idled, ended };
   }
 
-  private checkLimits(tx: Repos, row: SessionRow, rules: SessionRules, now: number): void {
+  private async checkLimits(tx: Repos, row: SessionRow, rules: SessionRules, now: number): Promise<void> {
     if (rules.maxActive === undefined && (rules.maxPerDevice === undefined || row.device === null)) return;
-    const live = tx.sessions.liveOf(row.user_id, row.memory_space_id).filter((r) => isLive(phaseAt(r, rules, now)));
+    const live = (await tx.sessions.liveOf(row.user_id, row.memory_space_id)).filter((r) =>
+      isLive(phaseAt(r, rules, now)),
+    );
     const where = `in memory space '${row.memory_space_id}'`;
     if (rules.maxActive !== undefined && live.length >= rules.maxActive)
       throw conflict(
@@ -188,19 +195,20 @@ export class SessionsService {
       );
   }
 
-  private rules(spaceId: string): SessionRules {
-    return sessionRules(this.policies.forSpace(spaceId).policy);
+  /** `r`: read the policy through this transaction when asked from inside one. */
+  private async rules(spaceId: string, r?: Repos): Promise<SessionRules> {
+    return sessionRules((await this.policies.forSpace(spaceId, { r })).policy);
   }
 
   /** The user's session with the rules of its space and the phase they put it in now (404 when missing). */
-  private current(tx: Repos, userId: string, id: string, now: number) {
-    const row = this.mustGet(tx, userId, id);
-    const rules = this.rules(row.memory_space_id);
+  private async current(tx: Repos, userId: string, id: string, now: number) {
+    const row = await this.mustGet(tx, userId, id);
+    const rules = await this.rules(row.memory_space_id, tx);
     return { row, rules, phase: phaseAt(row, rules, now) };
   }
 
-  private mustGet(r: Repos, userId: string, id: string): SessionRow {
-    const row = r.sessions.get(userId, id);
+  private async mustGet(r: Repos, userId: string, id: string): Promise<SessionRow> {
+    const row = await r.sessions.get(userId, id);
     if (!row) throw notFound("session", id);
     return row;
   }

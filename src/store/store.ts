@@ -1,6 +1,8 @@
 // The narrow interface services use: repositories, and one way to run them — read, write, or a
 // grouped write for the add path. Engines implement it under store/<engine>/ (store/sqlite/ now);
-// no driver type, connection or SQL leaves store/. Decisions: docs/ARCHITECTURE.md "The store".
+// no driver type, connection or SQL leaves store/. Every repository call returns a Promise, so an
+// engine with an asynchronous driver (PostgreSQL through Bun.sql) implements the same interface.
+// Decisions: docs/ARCHITECTURE.md "The store".
 import type { MemoryRepo } from "./repos/memory-repo";
 import type { SearchRepo } from "./repos/search-repo";
 import type { VectorRepo } from "./repos/vector-repo";
@@ -34,26 +36,36 @@ export interface VectorErasures {
   start(): void;
 }
 
+/**
+ * A body run by the store. Inside it, use only the `Repos` it is given: a nested read or write of the
+ * same store waits for this one to end (SQLite: one connection, one transaction at a time), so it
+ * would never start.
+ */
+export type Body<T> = (r: Repos) => Promise<T>;
+
 export interface Store {
-  /** Runs reads; each sees every write committed before it. */
-  read<T>(fn: (r: Repos) => T): T;
+  /** Runs reads; they see every write committed before the read began, and nothing uncommitted. */
+  read<T>(fn: Body<T>): Promise<T>;
   /** Runs `fn` in one write transaction: all of it commits, or (it throws) none of it. */
-  write<T>(fn: (tx: Repos) => T): T;
+  write<T>(fn: Body<T>): Promise<T>;
   /**
    * Like write, but `fn` may share its transaction with other grouped writes ready at the same time:
    * one that throws rolls back alone (unless its error ends the whole transaction, and then every write
    * of the group fails), and each caller is answered after the shared commit.
    */
-  group<T>(fn: (tx: Repos) => T): Promise<T>;
-  /** Bytes the store takes (SQLite: the main file's pages, free ones included; not the WAL). */
+  group<T>(fn: Body<T>): Promise<T>;
+  /** Bytes the store takes (SQLite: the main file's pages, free ones included; not the WAL). Synchronous, as below. */
   sizeBytes(): number;
-  /** Changes when another process commits to the same store: this process's caches drop everything then. */
+  /**
+   * Changes when another process commits to the same store: this process's caches drop everything
+   * then. Synchronous: an engine keeps it current (SQLite reads its data_version counter).
+   */
   externalVersion(): number;
   readonly vectorErasures: VectorErasures;
   /** The vector index serving semantic search (SQLite: "sqlite-vec", or "portable" where it cannot load). */
   readonly vectorIndex: string;
   /** Finishes pending erasures, then closes. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export type { MemoryRow, ListedRow, NewMemory, VersionRow } from "./repos/memory-repo";

@@ -97,11 +97,11 @@ describe("reply pairs", () => {
       "Sounds good",
     ]);
     const rc = replyContext(t);
-    const replies = rc.replies(
+    const replies = await rc.replies(
       filter(t),
       [q!, a!, statement!].map((id) => rowid(t!, id)),
     );
-    expect([...replies]).toEqual([[rowid(t, q!), rowid(t, a!)]]);
+    expect([...(await replies)]).toEqual([[rowid(t, q!), rowid(t, a!)]]);
   });
 
   test("the reply must be in the same agent and session, and pass the search's filter", async () => {
@@ -110,10 +110,10 @@ describe("reply pairs", () => {
     await store(t, ["Another agent talking"], { agent_id: "other" });
     await store(t, ["A session memory"], { session_id: "s1" });
     const rc = replyContext(t);
-    expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
+    expect((await rc.replies(filter(t), [rowid(t, q!)])).size).toBe(0);
     const [a] = await store(t, ["In Lisbon"]);
-    expect(rc.replies(filter(t), [rowid(t, q!)]).get(rowid(t, q!))).toBe(rowid(t, a!));
-    expect(rc.replies(filter(t, { agentId: "someone-else" }), [rowid(t, q!)]).size).toBe(0);
+    expect((await rc.replies(filter(t), [rowid(t, q!)])).get(rowid(t, q!))).toBe(rowid(t, a!));
+    expect((await rc.replies(filter(t, { agentId: "someone-else" }), [rowid(t, q!)])).size).toBe(0);
   });
 
   test("a memory stored after the reply window is no reply, and another user's memories never are", async () => {
@@ -123,8 +123,8 @@ describe("reply pairs", () => {
     t.clock.advance(REPLY_WINDOW_MS + 1);
     await store(t, ["In Lisbon"]);
     const rc = replyContext(t);
-    expect(rc.replies(filter(t), [rowid(t, q!)]).size).toBe(0);
-    expect(rc.replies({ ...filter(t), userId: "v" }, [rowid(t, q!)]).size).toBe(0);
+    expect((await rc.replies(filter(t), [rowid(t, q!)])).size).toBe(0);
+    expect((await rc.replies({ ...filter(t), userId: "v" }, [rowid(t, q!)])).size).toBe(0);
   });
 });
 

@@ -38,7 +38,7 @@ describe("isolation between users", () => {
     const a = await start(t);
     await end(t, (await start(t)).id);
     const b = await start(t, { user_id: "bob" });
-    expect(t.services.sessions.deleteUser("alice")).toBe(2);
+    expect(await t.services.sessions.deleteUser("alice")).toBe(2);
     expect((await t.get(`/sessions/${a.id}?user_id=alice`)).status).toBe(404);
     expect((await t.get(`/sessions/${b.id}?user_id=bob`)).status).toBe(200);
   });

@@ -40,17 +40,17 @@ export interface AuditRow {
 }
 
 export interface GovernanceRepo {
-  activePolicy(kind: ScopeKind, scopeId: string): { id: string; policy: string } | null;
+  activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null>;
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
-  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void;
+  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void>;
   /** Deactivates the scope's active policy, keeping it as history; answers whether there was one. */
-  deactivatePolicy(kind: ScopeKind, scopeId: string): boolean;
-  registerSpace(spaceId: string, orgId: string, now: number): void;
-  spaceOrg(spaceId: string): string | null;
+  deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean>;
+  registerSpace(spaceId: string, orgId: string, now: number): Promise<void>;
+  spaceOrg(spaceId: string): Promise<string | null>;
   /** Every memory space that holds data or is registered, with its registered organization (if any). */
-  spaces(): { id: string; org: string | null }[];
-  logEnforcement(id: string, row: EnforcementLogRow): void;
-  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): EnforcementLogRow[];
+  spaces(): Promise<{ id: string; org: string | null }[]>;
+  logEnforcement(id: string, row: EnforcementLogRow): Promise<void>;
+  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]>;
   recordDeletionRequest(r: {
     id: string;
     userId: string;
@@ -58,9 +58,9 @@ export interface GovernanceRepo {
     fulfilledAt: number | null;
     deleted: string;
     retained: string;
-  }): void;
-  deletionRequests(from: number, to: number): DeletionRequestRow[];
-  oldestUnfulfilledRequest(): number | null;
-  insertAudit(rows: AuditRow[]): void;
-  audit(orgId: string, from: number, to: number, limit: number): AuditRow[];
+  }): Promise<void>;
+  deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]>;
+  oldestUnfulfilledRequest(): Promise<number | null>;
+  insertAudit(rows: AuditRow[]): Promise<void>;
+  audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]>;
 }

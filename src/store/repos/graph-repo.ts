@@ -27,39 +27,46 @@ export interface WalkRow extends EntityRow {
 export type WalkDirection = "out" | "in" | "both";
 
 export interface GraphRepo {
-  entity(userId: string, type: string, id: string): EntityRow | null;
+  entity(userId: string, type: string, id: string): Promise<EntityRow | null>;
   /** Inserts or replaces (name, properties) of the entity. `nameKey`: the name as searches compare it. */
   putEntity(
     userId: string,
     e: { type: string; id: string; name: string; nameKey: string; properties: string },
     now: number,
-  ): void;
-  relationshipProperties(userId: string, from: number, type: string, to: number): string | null;
-  putRelationship(userId: string, from: number, type: string, to: number, properties: string, now: number): void;
+  ): Promise<void>;
+  relationshipProperties(userId: string, from: number, type: string, to: number): Promise<string | null>;
+  putRelationship(
+    userId: string,
+    from: number,
+    type: string,
+    to: number,
+    properties: string,
+    now: number,
+  ): Promise<void>;
   /** Entities by optional type and name substring (lower-cased `q`): exact, then prefix, then the rest; by name. */
-  find(userId: string, o: { type: string | null; q: string | null; limit: number }): EntityRow[];
+  find(userId: string, o: { type: string | null; q: string | null; limit: number }): Promise<EntityRow[]>;
   /** Adds a MENTIONS link (idempotent). */
-  link(userId: string, memoryId: string, node: number): void;
+  link(userId: string, memoryId: string, node: number): Promise<void>;
   /** Removes every link of these memories; returns how many went. */
-  unlink(userId: string, memoryIds: string[]): number;
+  unlink(userId: string, memoryIds: string[]): Promise<number>;
   memoriesMentioning(
     userId: string,
     refs: { type: string; id: string }[],
     limit: number,
-  ): { memoryId: string; matches: number }[];
+  ): Promise<{ memoryId: string; matches: number }[]>;
   entitiesOfMemories(
     userId: string,
     memoryIds: string[],
-  ): { memoryId: string; type: string; id: string; name: string }[];
+  ): Promise<{ memoryId: string; type: string; id: string; name: string }[]>;
   /** Memories of the user with at least one link. */
-  linkedMemories(userId: string): string[];
+  linkedMemories(userId: string): Promise<string[]>;
   /** Removes the user's whole graph; returns how many entities went. */
-  deleteUser(userId: string): number;
+  deleteUser(userId: string): Promise<number>;
   /** Removes every user's graph. */
-  wipe(): void;
-  users(): string[];
-  entities(userId: string): EntityRow[];
-  relationships(userId: string): RelationshipRow[];
+  wipe(): Promise<void>;
+  users(): Promise<string[]>;
+  entities(userId: string): Promise<EntityRow[]>;
+  relationships(userId: string): Promise<RelationshipRow[]>;
   /**
    * Entities reachable from `start` in at most `maxDepth` steps along `direction` (following only
    * `types` when given), each once at its smallest depth, by depth, type, id; at most `limit`.
@@ -67,7 +74,7 @@ export interface GraphRepo {
   walk(
     userId: string,
     o: { start: number; direction: WalkDirection; types: string[] | null; maxDepth: number; limit: number },
-  ): WalkRow[];
+  ): Promise<WalkRow[]>;
   /** Every relationship of the user leaving one of these nodes. */
-  edgesFrom(userId: string, nodes: number[]): { fromNode: number; type: string; toNode: number }[];
+  edgesFrom(userId: string, nodes: number[]): Promise<{ fromNode: number; type: string; toNode: number }[]>;
 }

@@ -30,18 +30,23 @@ export interface ConversationRepo {
     sessionId: string | null;
     now: number;
     retainUntil: number | null;
-  }): void;
+  }): Promise<void>;
   /** `retainUntil`: what these messages earn; the conversation keeps the later of it and what it had. */
-  append(id: string, messages: { role: string; content: string }[], now: number, retainUntil: number | null): void;
-  get(userId: string, id: string): ConversationRow | null;
-  messages(id: string): MessageRow[];
+  append(
+    id: string,
+    messages: { role: string; content: string }[],
+    now: number,
+    retainUntil: number | null,
+  ): Promise<void>;
+  get(userId: string, id: string): Promise<ConversationRow | null>;
+  messages(id: string): Promise<MessageRow[]>;
   /** Newest first; `after` is the (created_at, id) of the last row of the previous page. */
-  page(userId: string, limit: number, after?: [number, string]): ConversationRow[];
-  count(userId: string): number;
+  page(userId: string, limit: number, after?: [number, string]): Promise<ConversationRow[]>;
+  count(userId: string): Promise<number>;
   /** Every conversation of the user, with its space, last message time and earned retention (erasure). */
-  ofUser(userId: string): { id: string; space: string; lastMessageAt: number; retainUntil: number | null }[];
-  archive(ids: string[], now: number): void;
-  delete(ids: string[]): void;
+  ofUser(userId: string): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]>;
+  archive(ids: string[], now: number): Promise<void>;
+  delete(ids: string[]): Promise<void>;
 }
 
 export interface ImmutableRow {
@@ -85,9 +90,9 @@ export interface UserRecord {
 }
 
 export interface ImmutableRepo {
-  head(orgId: string, type: string, id: string): ImmutableRow | null;
+  head(orgId: string, type: string, id: string): Promise<ImmutableRow | null>;
   /** The organization owning (type, id), whichever it is; null when no such record exists. */
-  owner(type: string, id: string): string | null;
+  owner(type: string, id: string): Promise<string | null>;
   /** Appends a version (creating the record on first write) and returns its number. */
   put(r: {
     orgId: string;
@@ -99,21 +104,21 @@ export interface ImmutableRepo {
     now: number;
     /** What this version earns (SPEC §5.4). */
     retainUntil: number | null;
-  }): number;
-  version(type: string, id: string, version: number): ImmutableVersionRow | null;
+  }): Promise<number>;
+  version(type: string, id: string, version: number): Promise<ImmutableVersionRow | null>;
   /** Newest first. */
-  versions(type: string, id: string): ImmutableVersionRow[];
-  touch(type: string, id: string, now: number): void;
+  versions(type: string, id: string): Promise<ImmutableVersionRow[]>;
+  touch(type: string, id: string, now: number): Promise<void>;
   /** Every version the user wrote, in any record (erasure). */
-  versionsOfUser(userId: string): UserVersion[];
-  deleteVersions(items: { type: string; id: string; version: number }[]): void;
+  versionsOfUser(userId: string): Promise<UserVersion[]>;
+  deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void>;
   /**
    * Erases these versions; a record left with none goes, any other then reads as its newest remaining
    * version (current version, author and update time follow it).
    */
-  eraseVersions(items: { type: string; id: string; version: number }[]): void;
+  eraseVersions(items: { type: string; id: string; version: number }[]): Promise<void>;
   /** Records with all their versions. */
-  delete(items: { type: string; id: string }[]): void;
+  delete(items: { type: string; id: string }[]): Promise<void>;
 }
 
 export interface MutableRow {
@@ -142,12 +147,12 @@ export interface MutableRepo {
     now: number;
     /** What this write earns; the key keeps the later of it and what it had. */
     retainUntil: number | null;
-  }): MutableRow;
+  }): Promise<MutableRow>;
   /** A live (unexpired) entry of the organization, or null. */
-  get(orgId: string, namespace: string, key: string, now: number): MutableRow | null;
-  touch(namespace: string, key: string, now: number): void;
+  get(orgId: string, namespace: string, key: string, now: number): Promise<MutableRow | null>;
+  touch(namespace: string, key: string, now: number): Promise<void>;
   /** Deletes a live entry of the organization; false when there is none. */
-  deleteLive(orgId: string, namespace: string, key: string, now: number): boolean;
-  ofUser(userId: string): UserRecord[];
-  delete(items: { namespace: string; key: string }[]): void;
+  deleteLive(orgId: string, namespace: string, key: string, now: number): Promise<boolean>;
+  ofUser(userId: string): Promise<UserRecord[]>;
+  delete(items: { namespace: string; key: string }[]): Promise<void>;
 }

@@ -38,13 +38,19 @@ export interface VersionRow {
 
 export interface MemoryRepo {
   /** Stores the memory and indexes its text for keyword search; returns its rowid (never reused). */
-  insert(m: NewMemory): number;
+  insert(m: NewMemory): Promise<number>;
   /** A visible (unexpired) memory of the user, or null. */
-  get(userId: string, id: string, now: number): MemoryRow | null;
+  get(userId: string, id: string, now: number): Promise<MemoryRow | null>;
   /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
-  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): ListedRow[];
+  page(q: {
+    userId: string;
+    agentId?: string;
+    now: number;
+    limit: number;
+    after?: [number, number];
+  }): Promise<ListedRow[]>;
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
-  count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null };
+  count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }>;
   /** Keeps the current text as a previous version, then writes the new one. */
   /** `next.retain_until` is what this write earns; the memory keeps the later of it and what it had. */
   update(
@@ -58,24 +64,24 @@ export interface MemoryRepo {
       retain_until: number | null;
     },
     now: number,
-  ): void;
+  ): Promise<void>;
   /** Previous versions, newest first. */
-  versions(userId: string, id: string): VersionRow[];
+  versions(userId: string, id: string): Promise<VersionRow[]>;
   /** The memory spaces (agents) the user has memories in. */
-  spacesOfUser(userId: string): string[];
+  spacesOfUser(userId: string): Promise<string[]>;
   /**
    * Deletes the user's memories in one space (expired ones too) last written before `before` whose earned
    * retention is over at `now`; returns them.
    */
-  deleteForUser(userId: string, agentId: string, before: number, now: number): { rowid: number; id: string }[];
-  countForUser(userId: string): number;
-  deleteByRowids(rowids: number[]): void;
+  deleteForUser(userId: string, agentId: string, before: number, now: number): Promise<{ rowid: number; id: string }[]>;
+  countForUser(userId: string): Promise<number>;
+  deleteByRowids(rowids: number[]): Promise<void>;
   /** Previous versions (enforcement's version limits). */
-  deleteVersions(items: { memoryId: string; version: number }[]): void;
+  deleteVersions(items: { memoryId: string; version: number }[]): Promise<void>;
   /** The user's latest memory texts, any agent or session. */
-  recentTexts(userId: string, n: number): string[];
+  recentTexts(userId: string, n: number): Promise<string[]>;
   /** Every memory of every user. */
-  total(): number;
+  total(): Promise<number>;
   /** Users with at least one memory. */
-  users(): number;
+  users(): Promise<number>;
 }

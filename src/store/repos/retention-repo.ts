@@ -66,22 +66,22 @@ export interface MutableInfo {
 }
 
 export interface RetentionRepo {
-  conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[];
+  conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]>;
   /** A space's memories in rowid order, with their previous versions and whether their references exist. */
-  memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[];
+  memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]>;
   /** Temporary memories of the space past their expiry, in rowid order. */
-  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[];
-  immutable(orgId: string, after: [string, string], limit: number): ImmutableInfo[];
-  mutable(orgId: string, after: [string, string], limit: number): MutableInfo[];
+  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]>;
+  immutable(orgId: string, after: [string, string], limit: number): Promise<ImmutableInfo[]>;
+  mutable(orgId: string, after: [string, string], limit: number): Promise<MutableInfo[]>;
 }
 
 /** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
 export interface InventoryRepo {
-  conversations(spaceIds: string[]): number;
-  memories(spaceIds: string[]): number;
-  immutable(orgId: string): { entities: number; versions: number };
-  mutable(orgId: string): number;
-  oldest(spaceIds: string[], orgId: string | null): number | null;
+  conversations(spaceIds: string[]): Promise<number>;
+  memories(spaceIds: string[]): Promise<number>;
+  immutable(orgId: string): Promise<{ entities: number; versions: number }>;
+  mutable(orgId: string): Promise<number>;
+  oldest(spaceIds: string[], orgId: string | null): Promise<number | null>;
   /** Organizations that own immutable or mutable records or registered spaces. */
-  organizations(): string[];
+  organizations(): Promise<string[]>;
 }

@@ -33,9 +33,9 @@ export interface SearchRepo {
    * The best `n` visible memories by keyword relevance (BM25), best first. A bad metadata filter is a
    * VALIDATION_ERROR even when nothing matches.
    */
-  keyword(filter: MemoryFilter, query: string, n: number): RankedRow[];
+  keyword(filter: MemoryFilter, query: string, n: number): Promise<RankedRow[]>;
   /** The visible rows among these rowids (any order). */
-  rows(filter: MemoryFilter, rowids: readonly number[]): HitRow[];
+  rows(filter: MemoryFilter, rowids: readonly number[]): Promise<HitRow[]>;
   /**
    * For each anchor that contains a "?": the next memory of the same user, agent and session stored
    * within `windowMs` after it, when that one is visible. `text` is the anchor's.
@@ -44,5 +44,5 @@ export interface SearchRepo {
     filter: MemoryFilter,
     anchors: readonly number[],
     windowMs: number,
-  ): { question: number; text: string; reply: number }[];
+  ): Promise<{ question: number; text: string; reply: number }[]>;
 }

@@ -23,22 +23,26 @@ export interface SessionScope {
 }
 
 export interface SessionRepo {
-  insert(r: SessionRow): void;
-  get(userId: string, id: string): SessionRow | null;
+  insert(r: SessionRow): Promise<void>;
+  get(userId: string, id: string): Promise<SessionRow | null>;
   /** A user's rows stored as active or idle (their effective state may since have moved on), newest first. */
-  liveOf(userId: string, spaceId: string | null): SessionRow[];
+  liveOf(userId: string, spaceId: string | null): Promise<SessionRow[]>;
   /** Rows stored as active or idle within a sweep's scope, newest first. */
-  live(scope: SessionScope): SessionRow[];
+  live(scope: SessionScope): Promise<SessionRow[]>;
   /** Newest stored rows of a user in the given terminal states (ended, archived). */
-  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): SessionRow[];
-  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): number;
-  touch(userId: string, id: string, now: number, expiresAt: number): void;
-  setState(userId: string, id: string, s: { state: string; ended_at: number | null; end_reason: string | null }): void;
+  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): Promise<SessionRow[]>;
+  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): Promise<number>;
+  touch(userId: string, id: string, now: number, expiresAt: number): Promise<void>;
+  setState(
+    userId: string,
+    id: string,
+    s: { state: string; ended_at: number | null; end_reason: string | null },
+  ): Promise<void>;
   /** Memory spaces that hold ended or archived sessions in scope. */
-  terminalSpaces(scope: SessionScope): string[];
+  terminalSpaces(scope: SessionScope): Promise<string[]>;
   /** Ended sessions of one space that ended at or before `endedBy` become archived; returns how many. */
-  archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): number;
+  archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): Promise<number>;
   /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted; returns how many. */
-  deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): number;
-  deleteUser(userId: string): number;
+  deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): Promise<number>;
+  deleteUser(userId: string): Promise<number>;
 }

@@ -21,25 +21,27 @@ export interface VectorRow {
 
 export interface VectorRepo {
   /** The model's space, created when missing (a write: call inside `Store.write`). */
-  open(modelId: string, dimensions: number): VectorSpace;
+  open(modelId: string, dimensions: number): Promise<VectorSpace>;
   /** Writes (or replaces) the vectors and records which model embedded each memory. */
-  upsert(space: VectorSpace, rows: VectorRow[]): void;
+  upsert(space: VectorSpace, rows: VectorRow[]): Promise<void>;
   /** Nearest neighbours inside the filter, best first (score = cosine similarity). */
-  rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[];
+  rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): Promise<RankedRow[]>;
   /** Erases these deleted memories' vectors from every model's space (call in the deleting transaction). */
-  erase(rowids: number[]): void;
+  erase(rowids: number[]): Promise<void>;
   /** How many memories this model has embedded. */
-  embeddedCount(model: string): number;
+  embeddedCount(model: string): Promise<number>;
   /** Memories without a vector of this model (e.g. after a model change), up to `limit`. */
   unembedded(
     model: string,
     limit: number,
-  ): {
-    rowid: number;
-    user_id: string;
-    agent_id: string;
-    session_id: string;
-    expires_at: number | null;
-    memory: string;
-  }[];
+  ): Promise<
+    {
+      rowid: number;
+      user_id: string;
+      agent_id: string;
+      session_id: string;
+      expires_at: number | null;
+      memory: string;
+    }[]
+  >;
 }

@@ -8,14 +8,14 @@ const each = (xs: unknown[]) => JSON.stringify(xs);
 export class SqliteConversationRepo implements ConversationRepo {
   constructor(private readonly db: Db) {}
 
-  create(c: {
+  async create(c: {
     id: string;
     userId: string;
     spaceId: string;
     sessionId: string | null;
     now: number;
     retainUntil: number | null;
-  }): void {
+  }): Promise<void> {
     this.db
       .query(
         "INSERT INTO conversations (id, user_id, memory_space_id, session_id, created_at, last_message_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -23,7 +23,12 @@ export class SqliteConversationRepo implements ConversationRepo {
       .run(c.id, c.userId, c.spaceId, c.sessionId, c.now, c.now, c.retainUntil);
   }
 
-  append(id: string, messages: { role: string; content: string }[], now: number, retainUntil: number | null): void {
+  async append(
+    id: string,
+    messages: { role: string; content: string }[],
+    now: number,
+    retainUntil: number | null,
+  ): Promise<void> {
     const next = this.db
       .query<{ n: number }, [string]>(
         "SELECT coalesce(max(seq), 0) AS n FROM conversation_messages WHERE conversation_id = ?",
@@ -45,13 +50,13 @@ export class SqliteConversationRepo implements ConversationRepo {
       .run(messages.length, bytes, now, retainUntil, id);
   }
 
-  get(userId: string, id: string): ConversationRow | null {
+  async get(userId: string, id: string): Promise<ConversationRow | null> {
     return this.db
       .query<ConversationRow, [string, string]>("SELECT * FROM conversations WHERE user_id = ? AND id = ?")
       .get(userId, id);
   }
 
-  messages(id: string): MessageRow[] {
+  async messages(id: string): Promise<MessageRow[]> {
     return this.db
       .query<MessageRow, [string]>(
         "SELECT role, content, timestamp FROM conversation_messages WHERE conversation_id = ? ORDER BY seq",
@@ -59,7 +64,7 @@ export class SqliteConversationRepo implements ConversationRepo {
       .all(id);
   }
 
-  page(userId: string, limit: number, after?: [number, string]): ConversationRow[] {
+  async page(userId: string, limit: number, after?: [number, string]): Promise<ConversationRow[]> {
     if (!after)
       return this.db
         .query<ConversationRow, [string, number]>(
@@ -73,13 +78,15 @@ export class SqliteConversationRepo implements ConversationRepo {
       .all(userId, after[0], after[0], after[1], limit);
   }
 
-  count(userId: string): number {
+  async count(userId: string): Promise<number> {
     return this.db
       .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversations WHERE user_id = ?")
       .get(userId)!.n;
   }
 
-  ofUser(userId: string): { id: string; space: string; lastMessageAt: number; retainUntil: number | null }[] {
+  async ofUser(
+    userId: string,
+  ): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]> {
     return this.db
       .query<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }, [string]>(
         `SELECT id, memory_space_id AS space, last_message_at AS lastMessageAt, retain_until AS retainUntil
@@ -88,7 +95,7 @@ export class SqliteConversationRepo implements ConversationRepo {
       .all(userId);
   }
 
-  archive(ids: string[], now: number): void {
+  async archive(ids: string[], now: number): Promise<void> {
     this.db
       .query(
         "UPDATE conversations SET archived_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND archived_at IS NULL",
@@ -96,7 +103,7 @@ export class SqliteConversationRepo implements ConversationRepo {
       .run(now, each(ids));
   }
 
-  delete(ids: string[]): void {
+  async delete(ids: string[]): Promise<void> {
     this.db.query("DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?))").run(each(ids));
   }
 }

@@ -12,7 +12,7 @@ import type {
 export class SqliteGovernanceRepo implements GovernanceRepo {
   constructor(private readonly db: Db) {}
 
-  activePolicy(kind: ScopeKind, scopeId: string): { id: string; policy: string } | null {
+  async activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
     return this.db
       .query<{ id: string; policy: string }, [string, string]>(
         "SELECT id, policy FROM governance_policies WHERE scope_kind = ? AND scope_id = ? AND active = 1 ORDER BY created_at DESC, id DESC LIMIT 1",
@@ -21,7 +21,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   }
 
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
-  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): void {
+  async replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void> {
     this.db
       .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
       .run(kind, scopeId);
@@ -32,7 +32,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .run(id, kind, scopeId, policy, now);
   }
 
-  deactivatePolicy(kind: ScopeKind, scopeId: string): boolean {
+  async deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean> {
     return (
       this.db
         .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
@@ -40,7 +40,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     );
   }
 
-  registerSpace(spaceId: string, orgId: string, now: number): void {
+  async registerSpace(spaceId: string, orgId: string, now: number): Promise<void> {
     this.db
       .query(
         "INSERT INTO memory_spaces (id, organization_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id",
@@ -48,7 +48,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .run(spaceId, orgId, now);
   }
 
-  spaceOrg(spaceId: string): string | null {
+  async spaceOrg(spaceId: string): Promise<string | null> {
     return (
       this.db
         .query<{ organization_id: string }, [string]>("SELECT organization_id FROM memory_spaces WHERE id = ?")
@@ -57,7 +57,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   }
 
   /** Every memory space that holds data or is registered, with its registered organization (if any). */
-  spaces(): { id: string; org: string | null }[] {
+  async spaces(): Promise<{ id: string; org: string | null }[]> {
     return this.db
       .query<{ id: string; org: string | null }, []>(
         `SELECT s.id, r.organization_id AS org FROM (
@@ -67,14 +67,18 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .all();
   }
 
-  logEnforcement(id: string, row: EnforcementLogRow): void {
+  async logEnforcement(id: string, row: EnforcementLogRow): Promise<void> {
     const cols = Object.keys(row);
     this.db
       .query(`INSERT INTO enforcement_log (id, ${cols.join(", ")}) VALUES (?, ${cols.map(() => "?").join(", ")})`)
       .run(id, ...(Object.values(row) as (string | number)[]));
   }
 
-  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): EnforcementLogRow[] {
+  async enforcementLog(
+    from: number,
+    to: number,
+    scope?: { kind: ScopeKind; ids: string[] },
+  ): Promise<EnforcementLogRow[]> {
     if (!scope)
       return this.db
         .query<EnforcementLogRow, [number, number]>(
@@ -88,14 +92,14 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .all(from, to, scope.kind, JSON.stringify(scope.ids));
   }
 
-  recordDeletionRequest(r: {
+  async recordDeletionRequest(r: {
     id: string;
     userId: string;
     requestedAt: number;
     fulfilledAt: number | null;
     deleted: string;
     retained: string;
-  }): void {
+  }): Promise<void> {
     this.db
       .query(
         "INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?)",
@@ -103,7 +107,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .run(r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
   }
 
-  deletionRequests(from: number, to: number): DeletionRequestRow[] {
+  async deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]> {
     return this.db
       .query<DeletionRequestRow, [number, number]>(
         "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= ? AND requested_at <= ?",
@@ -111,7 +115,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .all(from, to);
   }
 
-  oldestUnfulfilledRequest(): number | null {
+  async oldestUnfulfilledRequest(): Promise<number | null> {
     return (
       this.db
         .query<{ t: number | null }, []>(
@@ -121,14 +125,14 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     );
   }
 
-  insertAudit(rows: AuditRow[]): void {
+  async insertAudit(rows: AuditRow[]): Promise<void> {
     const ins = this.db.query(
       "INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     for (const r of rows) ins.run(r.at, r.organization_id, r.memory_space_id, r.user_id, r.method, r.path, r.status);
   }
 
-  audit(orgId: string, from: number, to: number, limit: number): AuditRow[] {
+  async audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]> {
     return this.db
       .query<AuditRow, [string, number, number, number]>(
         "SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log WHERE organization_id = ? AND at >= ? AND at <= ? ORDER BY at, id LIMIT ?",

@@ -51,85 +51,92 @@ const DELETE_USER = [
 export class SqliteGraphRepo implements GraphRepo {
   constructor(private readonly db: Db) {}
 
-  entity(userId: string, type: string, id: string): EntityRow | null {
+  async entity(userId: string, type: string, id: string): Promise<EntityRow | null> {
     return this.db.query<EntityRow, Params>(SQL.entity).get({ user: userId, type, id });
   }
 
-  putEntity(
+  async putEntity(
     userId: string,
     e: { type: string; id: string; name: string; nameKey: string; properties: string },
     now: number,
-  ): void {
+  ): Promise<void> {
     this.db
       .query<never, Params>(SQL.putEntity)
       .run({ user: userId, type: e.type, id: e.id, name: e.name, nameKey: e.nameKey, props: e.properties, now });
   }
 
-  relationshipProperties(userId: string, from: number, type: string, to: number): string | null {
+  async relationshipProperties(userId: string, from: number, type: string, to: number): Promise<string | null> {
     return (
       this.db.query<{ properties: string }, Params>(SQL.relProps).get({ from, type, to, user: userId })?.properties ??
       null
     );
   }
 
-  putRelationship(userId: string, from: number, type: string, to: number, properties: string, now: number): void {
+  async putRelationship(
+    userId: string,
+    from: number,
+    type: string,
+    to: number,
+    properties: string,
+    now: number,
+  ): Promise<void> {
     this.db.query<never, Params>(SQL.putRel).run({ from, type, to, user: userId, props: properties, now });
   }
 
-  find(userId: string, o: { type: string | null; q: string | null; limit: number }): EntityRow[] {
+  async find(userId: string, o: { type: string | null; q: string | null; limit: number }): Promise<EntityRow[]> {
     return this.db.query<EntityRow, Params>(SQL.find).all({ user: userId, type: o.type, q: o.q, limit: o.limit });
   }
 
-  link(userId: string, memoryId: string, node: number): void {
+  async link(userId: string, memoryId: string, node: number): Promise<void> {
     this.db.query<never, Params>(SQL.link).run({ user: userId, memory: memoryId, node });
   }
 
-  unlink(userId: string, memoryIds: string[]): number {
+  async unlink(userId: string, memoryIds: string[]): Promise<number> {
     return this.db.query<never, Params>(SQL.unlink).run({ user: userId, ids: JSON.stringify(memoryIds) }).changes;
   }
 
-  memoriesMentioning(userId: string, refs: { type: string; id: string }[], limit: number) {
+  async memoriesMentioning(userId: string, refs: { type: string; id: string }[], limit: number) {
     const json = JSON.stringify(refs.map((e) => ({ type: e.type, id: e.id })));
     return this.db
       .query<{ memoryId: string; matches: number }, Params>(SQL.mentioning)
       .all({ user: userId, refs: json, limit });
   }
 
-  entitiesOfMemories(userId: string, memoryIds: string[]) {
+  async entitiesOfMemories(userId: string, memoryIds: string[]) {
     return this.db
       .query<{ memoryId: string; type: string; id: string; name: string }, Params>(SQL.mentionsOf)
       .all({ user: userId, ids: JSON.stringify(memoryIds) });
   }
 
-  linkedMemories(userId: string): string[] {
+  async linkedMemories(userId: string): Promise<string[]> {
     return this.db
       .query<{ id: string }, Params>(SQL.linked)
       .all({ user: userId })
       .map((r) => r.id);
   }
 
-  deleteUser(userId: string): number {
+  async deleteUser(userId: string): Promise<number> {
     const n = this.db.query<{ n: number }, Params>(SQL.countEntities).get({ user: userId })?.n ?? 0;
     for (const sql of DELETE_USER) this.db.query<never, Params>(sql).run({ user: userId });
     return n;
   }
 
-  wipe(): void {
+  async wipe(): Promise<void> {
     for (const t of ["graph_mentions", "graph_relationships", "graph_entities"]) this.db.run(`DELETE FROM ${t}`);
   }
 
-  users(): string[] {
+  async users(): Promise<string[]> {
     return this.db
       .query<{ userId: string }, []>(SQL.users)
       .all()
       .map((r) => r.userId);
   }
 
-  entities(userId: string): EntityRow[] {
+  async entities(userId: string): Promise<EntityRow[]> {
     return this.db.query<EntityRow, Params>(SQL.allEntities).all({ user: userId });
   }
 
-  relationships(userId: string): RelationshipRow[] {
+  async relationships(userId: string): Promise<RelationshipRow[]> {
     type RelRow = { ft: string; fi: string; type: string; tt: string; ti: string; properties: string };
     return this.db
       .query<RelRow, Params>(SQL.allRels)
@@ -142,16 +149,16 @@ export class SqliteGraphRepo implements GraphRepo {
       }));
   }
 
-  walk(
+  async walk(
     userId: string,
     o: { start: number; direction: WalkDirection; types: string[] | null; maxDepth: number; limit: number },
-  ): WalkRow[] {
+  ): Promise<WalkRow[]> {
     const params: Params = { start: o.start, user: userId, limit: o.limit, maxDepth: o.maxDepth };
     if (o.types) params.types = JSON.stringify(o.types);
     return this.db.query<WalkRow, Params>(walkSql(o.direction, o.types !== null)).all(params);
   }
 
-  edgesFrom(userId: string, nodes: number[]) {
+  async edgesFrom(userId: string, nodes: number[]) {
     return this.db
       .query<{ fromNode: number; type: string; toNode: number }, Params>(edgesSql)
       .all({ nodes: JSON.stringify(nodes), user: userId });

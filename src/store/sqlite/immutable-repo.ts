@@ -5,7 +5,7 @@ import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserVersion } fr
 export class SqliteImmutableRepo implements ImmutableRepo {
   constructor(private readonly db: Db) {}
 
-  head(orgId: string, type: string, id: string): ImmutableRow | null {
+  async head(orgId: string, type: string, id: string): Promise<ImmutableRow | null> {
     return this.db
       .query<ImmutableRow, [string, string, string]>(
         "SELECT * FROM immutable_records WHERE organization_id = ? AND type = ? AND id = ?",
@@ -13,7 +13,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
       .get(orgId, type, id);
   }
 
-  owner(type: string, id: string): string | null {
+  async owner(type: string, id: string): Promise<string | null> {
     return (
       this.db
         .query<{ organization_id: string }, [string, string]>(
@@ -24,7 +24,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
   }
 
   /** Appends a version (creating the record on first write) and returns its number. */
-  put(r: {
+  async put(r: {
     orgId: string;
     type: string;
     id: string;
@@ -33,7 +33,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     metadata: string;
     now: number;
     retainUntil: number | null;
-  }): number {
+  }): Promise<number> {
     const head = this.db
       .query<{ current_version: number; organization_id: string }, [string, string]>(
         "SELECT current_version, organization_id FROM immutable_records WHERE type = ? AND id = ?",
@@ -61,7 +61,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     return version;
   }
 
-  version(type: string, id: string, version: number): ImmutableVersionRow | null {
+  async version(type: string, id: string, version: number): Promise<ImmutableVersionRow | null> {
     return this.db
       .query<ImmutableVersionRow, [string, string, number]>(
         "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE type = ? AND id = ? AND version = ?",
@@ -69,7 +69,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
       .get(type, id, version);
   }
 
-  versions(type: string, id: string): ImmutableVersionRow[] {
+  async versions(type: string, id: string): Promise<ImmutableVersionRow[]> {
     return this.db
       .query<ImmutableVersionRow, [string, string]>(
         "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE type = ? AND id = ? ORDER BY version DESC",
@@ -77,11 +77,11 @@ export class SqliteImmutableRepo implements ImmutableRepo {
       .all(type, id);
   }
 
-  touch(type: string, id: string, now: number): void {
+  async touch(type: string, id: string, now: number): Promise<void> {
     this.db.query("UPDATE immutable_records SET accessed_at = ? WHERE type = ? AND id = ?").run(now, type, id);
   }
 
-  versionsOfUser(userId: string): UserVersion[] {
+  async versionsOfUser(userId: string): Promise<UserVersion[]> {
     return this.db
       .query<UserVersion, [string]>(
         `SELECT v.type, v.id, v.version, r.organization_id AS org, v.created_at AS createdAt, v.retain_until AS retainUntil
@@ -90,13 +90,13 @@ export class SqliteImmutableRepo implements ImmutableRepo {
       .all(userId);
   }
 
-  deleteVersions(items: { type: string; id: string; version: number }[]): void {
+  async deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void> {
     const del = this.db.query("DELETE FROM immutable_versions WHERE type = ? AND id = ? AND version = ?");
     for (const i of items) del.run(i.type, i.id, i.version);
   }
 
-  eraseVersions(items: { type: string; id: string; version: number }[]): void {
-    this.deleteVersions(items);
+  async eraseVersions(items: { type: string; id: string; version: number }[]): Promise<void> {
+    await this.deleteVersions(items);
     const rehead = this.db.query(
       `UPDATE immutable_records SET (current_version, user_id, updated_at) = (
          SELECT v.version, v.user_id, v.created_at FROM immutable_versions v
@@ -112,7 +112,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     }
   }
 
-  delete(items: { type: string; id: string }[]): void {
+  async delete(items: { type: string; id: string }[]): Promise<void> {
     const del = this.db.query("DELETE FROM immutable_records WHERE type = ? AND id = ?");
     for (const i of items) del.run(i.type, i.id);
   }

@@ -13,7 +13,7 @@ export const RAISED = "nullif(max(coalesce(retain_until, 0), coalesce(?, 0)), 0)
 export class SqliteMemoryRepo implements MemoryRepo {
   constructor(private readonly db: Db) {}
 
-  insert(m: NewMemory): number {
+  async insert(m: NewMemory): Promise<number> {
     const r = this.db
       .query<{ rowid: number }, any[]>(
         `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
@@ -40,7 +40,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     return r!.rowid;
   }
 
-  get(userId: string, id: string, now: number): MemoryRow | null {
+  async get(userId: string, id: string, now: number): Promise<MemoryRow | null> {
     return this.db
       .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`)
       .get(userId, id, now);
@@ -50,7 +50,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
    * Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Only the
    * columns a listing shows: reading all fifteen cost a third more per page.
    */
-  page(q: { userId: string; agentId?: string; now: number; limit: number; after?: [number, number] }): ListedRow[] {
+  async page(q: {
+    userId: string;
+    agentId?: string;
+    now: number;
+    limit: number;
+    after?: [number, number];
+  }): Promise<ListedRow[]> {
     const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";
     const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
     const params: any[] = [q.userId, q.now];
@@ -65,7 +71,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
   }
 
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
-  count(userId: string, now: number, agentId?: string): { n: number; nextExpiry: number | null } {
+  async count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }> {
     const agent = agentId !== undefined ? " AND agent_id = ?" : "";
     const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
     return this.db
@@ -76,7 +82,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
   }
 
   /** Keeps the current text as a previous version, then writes the new one. */
-  update(
+  async update(
     row: MemoryRow,
     next: {
       memory: string;
@@ -87,7 +93,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
       retain_until: number | null;
     },
     now: number,
-  ): void {
+  ): Promise<void> {
     // The previous version keeps what it earned when it was written.
     this.db
       .query(
@@ -113,7 +119,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     if (next.memory !== row.memory) indexMemory(this.db, row.rowid, row.user_id, next.memory);
   }
 
-  versions(userId: string, id: string): VersionRow[] {
+  async versions(userId: string, id: string): Promise<VersionRow[]> {
     return this.db
       .query<VersionRow, any[]>(
         `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
@@ -123,14 +129,19 @@ export class SqliteMemoryRepo implements MemoryRepo {
   }
 
   /** The memory spaces (agents) the user has memories in. */
-  spacesOfUser(userId: string): string[] {
+  async spacesOfUser(userId: string): Promise<string[]> {
     return this.db
       .query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?")
       .all(userId)
       .map((r) => r.a);
   }
 
-  deleteForUser(userId: string, agentId: string, before: number, now: number): { rowid: number; id: string }[] {
+  async deleteForUser(
+    userId: string,
+    agentId: string,
+    before: number,
+    now: number,
+  ): Promise<{ rowid: number; id: string }[]> {
     return this.db
       .query<{ rowid: number; id: string }, [string, string, number, number]>(
         `DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? AND ${RETENTION_OVER}
@@ -139,21 +150,21 @@ export class SqliteMemoryRepo implements MemoryRepo {
       .all(userId, agentId, before, now);
   }
 
-  countForUser(userId: string): number {
+  async countForUser(userId: string): Promise<number> {
     return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!
       .n;
   }
 
-  deleteByRowids(rowids: number[]): void {
+  async deleteByRowids(rowids: number[]): Promise<void> {
     this.db.query("DELETE FROM memories WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(rowids));
   }
 
-  deleteVersions(items: { memoryId: string; version: number }[]): void {
+  async deleteVersions(items: { memoryId: string; version: number }[]): Promise<void> {
     const del = this.db.query("DELETE FROM memory_versions WHERE memory_id = ? AND version = ?");
     for (const i of items) del.run(i.memoryId, i.version);
   }
 
-  recentTexts(userId: string, n: number): string[] {
+  async recentTexts(userId: string, n: number): Promise<string[]> {
     return this.db
       .query<{ memory: string }, [string, number]>(
         "SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
@@ -162,13 +173,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
       .map((r) => r.memory);
   }
 
-  total(): number {
+  async total(): Promise<number> {
     return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
   }
 
   // A skip-scan of memories_by_user, one index seek per user: count(DISTINCT user_id) read every row of
   // the index (13–60 ms at 100k memories; this takes 0.1 ms for 100 users), on each /metrics scrape.
-  users(): number {
+  async users(): Promise<number> {
     return this.db
       .query<{ n: number }, []>(
         `WITH RECURSIVE u(id) AS (

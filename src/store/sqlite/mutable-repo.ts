@@ -6,7 +6,7 @@ import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
 export class SqliteMutableRepo implements MutableRepo {
   constructor(private readonly db: Db) {}
 
-  put(r: {
+  async put(r: {
     orgId: string;
     namespace: string;
     key: string;
@@ -15,7 +15,7 @@ export class SqliteMutableRepo implements MutableRepo {
     expiresAt: number | null;
     now: number;
     retainUntil: number | null;
-  }): MutableRow {
+  }): Promise<MutableRow> {
     return this.db
       .query<MutableRow, any[]>(
         `INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at, retain_until)
@@ -29,7 +29,7 @@ export class SqliteMutableRepo implements MutableRepo {
   }
 
   /** A live (unexpired) entry of the organization, or null. */
-  get(orgId: string, namespace: string, key: string, now: number): MutableRow | null {
+  async get(orgId: string, namespace: string, key: string, now: number): Promise<MutableRow | null> {
     return this.db
       .query<MutableRow, [string, string, string, number]>(
         "SELECT * FROM mutable_entries WHERE organization_id = ? AND namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
@@ -37,13 +37,13 @@ export class SqliteMutableRepo implements MutableRepo {
       .get(orgId, namespace, key, now);
   }
 
-  touch(namespace: string, key: string, now: number): void {
+  async touch(namespace: string, key: string, now: number): Promise<void> {
     this.db
       .query("UPDATE mutable_entries SET accessed_at = ? WHERE namespace = ? AND key = ?")
       .run(now, namespace, key);
   }
 
-  deleteLive(orgId: string, namespace: string, key: string, now: number): boolean {
+  async deleteLive(orgId: string, namespace: string, key: string, now: number): Promise<boolean> {
     return (
       this.db
         .query(
@@ -53,7 +53,7 @@ export class SqliteMutableRepo implements MutableRepo {
     );
   }
 
-  ofUser(userId: string): UserRecord[] {
+  async ofUser(userId: string): Promise<UserRecord[]> {
     return this.db
       .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string]>(
         "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t, retain_until AS r FROM mutable_entries WHERE user_id = ?",
@@ -62,7 +62,7 @@ export class SqliteMutableRepo implements MutableRepo {
       .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }
 
-  delete(items: { namespace: string; key: string }[]): void {
+  async delete(items: { namespace: string; key: string }[]): Promise<void> {
     const del = this.db.query("DELETE FROM mutable_entries WHERE namespace = ? AND key = ?");
     for (const i of items) del.run(i.namespace, i.key);
   }

@@ -19,7 +19,7 @@ const each = (xs: unknown[]) => JSON.stringify(xs);
 export class SqliteRetentionRepo implements RetentionRepo {
   constructor(private readonly db: Db) {}
 
-  conversations(spaceId: string, afterId: string, limit: number): ConversationInfo[] {
+  async conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
     return this.db
       .query<ConversationInfo, [number, string, string, number]>(
         `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes,
@@ -30,7 +30,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
   }
 
   /** immutableRef is "type/id", split at the first "/" (types cannot contain one) so the lookup uses the primary key. */
-  memories(spaceId: string, afterRowid: number, limit: number): MemoryInfo[] {
+  async memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
     const rows = this.db
       .query<
         Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & {
@@ -65,7 +65,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
     }));
   }
 
-  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): ExpiredMemory[] {
+  async expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
     return this.db
       .query<ExpiredMemory, [number, number, string, number, number, number]>(
         `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
@@ -76,7 +76,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
       .all(ROW_OVERHEAD, ROW_OVERHEAD, spaceId, now, afterRowid, limit);
   }
 
-  immutable(orgId: string, after: [string, string], limit: number): ImmutableInfo[] {
+  async immutable(orgId: string, after: [string, string], limit: number): Promise<ImmutableInfo[]> {
     const rows = this.db
       .query<Omit<ImmutableInfo, "versions">, [string, string, string, string, number]>(
         `SELECT type, id, created_at AS createdAt, accessed_at AS lastUsedAt FROM immutable_records
@@ -93,7 +93,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
     return rows.map((r) => ({ ...r, versions: versions.get(`${r.type}/${r.id}`) ?? [] }));
   }
 
-  mutable(orgId: string, after: [string, string], limit: number): MutableInfo[] {
+  async mutable(orgId: string, after: [string, string], limit: number): Promise<MutableInfo[]> {
     return this.db
       .query<MutableInfo, [number, string, string, string, string, number]>(
         `SELECT namespace, key, created_at AS createdAt, updated_at AS updatedAt, accessed_at AS accessedAt, expires_at AS expiresAt,
@@ -122,7 +122,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
 export class SqliteInventoryRepo implements InventoryRepo {
   constructor(private readonly db: Db) {}
 
-  conversations(spaceIds: string[]): number {
+  async conversations(spaceIds: string[]): Promise<number> {
     return this.db
       .query<{ n: number }, [string]>(
         "SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))",
@@ -130,7 +130,7 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .get(each(spaceIds))!.n;
   }
 
-  memories(spaceIds: string[]): number {
+  async memories(spaceIds: string[]): Promise<number> {
     return this.db
       .query<{ n: number }, [string]>(
         "SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))",
@@ -138,7 +138,7 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .get(each(spaceIds))!.n;
   }
 
-  immutable(orgId: string): { entities: number; versions: number } {
+  async immutable(orgId: string): Promise<{ entities: number; versions: number }> {
     return this.db
       .query<{ entities: number; versions: number }, [string]>(
         `SELECT count(*) AS entities, coalesce(sum((SELECT count(*) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id)), 0) AS versions
@@ -147,13 +147,13 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .get(orgId)!;
   }
 
-  mutable(orgId: string): number {
+  async mutable(orgId: string): Promise<number> {
     return this.db
       .query<{ n: number }, [string]>("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = ?")
       .get(orgId)!.n;
   }
 
-  oldest(spaceIds: string[], orgId: string | null): number | null {
+  async oldest(spaceIds: string[], orgId: string | null): Promise<number | null> {
     const spaces = each(spaceIds);
     return (
       this.db
@@ -169,7 +169,7 @@ export class SqliteInventoryRepo implements InventoryRepo {
   }
 
   /** Organizations that own immutable or mutable records. */
-  organizations(): string[] {
+  async organizations(): Promise<string[]> {
     return this.db
       .query<{ o: string }, []>(
         "SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces",

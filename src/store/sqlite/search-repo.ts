@@ -36,7 +36,7 @@ export class SqliteSearchRepo implements SearchRepo {
    * filter hides so many that fewer than n of a full window survive, the exact query runs instead.
    * The query's MATCH expressions (fts-query.ts) are tried in turn until one finds a visible memory.
    */
-  keyword(filter: MemoryFilter, query: string, n: number): RankedRow[] {
+  async keyword(filter: MemoryFilter, query: string, n: number): Promise<RankedRow[]> {
     const { where, params } = filterSql(filter); // first: a bad filter is an error even when nothing matches
     const owner = this.db
       .query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?")
@@ -74,7 +74,7 @@ export class SqliteSearchRepo implements SearchRepo {
    * CROSS JOIN from the id list: with `rowid IN (…)` SQLite walked all the user's memories through
    * memories_by_user (88 → ~20 µs at 1k memories a user).
    */
-  rows(filter: MemoryFilter, rowids: readonly number[]): HitRow[] {
+  async rows(filter: MemoryFilter, rowids: readonly number[]): Promise<HitRow[]> {
     if (!rowids.length) return [];
     const { where, params } = filterSql(filter);
     return this.db
@@ -85,7 +85,7 @@ export class SqliteSearchRepo implements SearchRepo {
       .all(JSON.stringify(rowids), ...params);
   }
 
-  replies(filter: MemoryFilter, anchors: readonly number[], windowMs: number) {
+  async replies(filter: MemoryFilter, anchors: readonly number[], windowMs: number) {
     if (!anchors.length) return [];
     const { where, params } = filterSql(filter);
     return this.db

@@ -10,7 +10,7 @@ const scopeArgs = (s: SessionScope) => [s.userId, s.userId, s.spaceId, s.spaceId
 export class SqliteSessionRepo implements SessionRepo {
   constructor(private readonly db: Db) {}
 
-  insert(r: SessionRow): void {
+  async insert(r: SessionRow): Promise<void> {
     this.db
       .query(
         `INSERT INTO sessions (id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at)
@@ -32,14 +32,14 @@ export class SqliteSessionRepo implements SessionRepo {
       );
   }
 
-  get(userId: string, id: string): SessionRow | null {
+  async get(userId: string, id: string): Promise<SessionRow | null> {
     return this.db
       .query<SessionRow, [string, string]>("SELECT * FROM sessions WHERE user_id = ? AND id = ?")
       .get(userId, id);
   }
 
   /** A user's rows stored as active or idle (their effective state may since have moved on). */
-  liveOf(userId: string, spaceId: string | null): SessionRow[] {
+  async liveOf(userId: string, spaceId: string | null): Promise<SessionRow[]> {
     return this.db
       .query<SessionRow, (string | null)[]>(
         `SELECT * FROM sessions WHERE user_id = ? AND ${LIVE} AND (? IS NULL OR memory_space_id = ?) ORDER BY created_at DESC, id DESC`,
@@ -48,7 +48,7 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Rows stored as active or idle within a sweep's scope. */
-  live(scope: SessionScope): SessionRow[] {
+  async live(scope: SessionScope): Promise<SessionRow[]> {
     return this.db
       .query<SessionRow, (string | null)[]>(
         `SELECT * FROM sessions WHERE ${LIVE} AND ${IN_SCOPE} ORDER BY created_at DESC, id DESC`,
@@ -57,7 +57,12 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Newest stored ended/archived rows of a user in the given states. */
-  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): SessionRow[] {
+  async terminal(
+    userId: string,
+    spaceId: string | null,
+    states: readonly string[],
+    limit: number,
+  ): Promise<SessionRow[]> {
     const [a = "", b = a] = states;
     return this.db
       .query<SessionRow, (string | number | null)[]>(
@@ -66,7 +71,7 @@ export class SqliteSessionRepo implements SessionRepo {
       .all(userId, spaceId, spaceId, a, b, limit);
   }
 
-  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): number {
+  async countTerminal(userId: string, spaceId: string | null, states: readonly string[]): Promise<number> {
     const [a = "", b = a] = states;
     return this.db
       .query<{ n: number }, (string | null)[]>(
@@ -75,20 +80,24 @@ export class SqliteSessionRepo implements SessionRepo {
       .get(userId, spaceId, spaceId, a, b)!.n;
   }
 
-  touch(userId: string, id: string, now: number, expiresAt: number): void {
+  async touch(userId: string, id: string, now: number, expiresAt: number): Promise<void> {
     this.db
       .query("UPDATE sessions SET state = 'active', last_activity_at = ?, expires_at = ? WHERE user_id = ? AND id = ?")
       .run(now, expiresAt, userId, id);
   }
 
-  setState(userId: string, id: string, s: { state: string; ended_at: number | null; end_reason: string | null }): void {
+  async setState(
+    userId: string,
+    id: string,
+    s: { state: string; ended_at: number | null; end_reason: string | null },
+  ): Promise<void> {
     this.db
       .query("UPDATE sessions SET state = ?, ended_at = ?, end_reason = ? WHERE user_id = ? AND id = ?")
       .run(s.state, s.ended_at, s.end_reason, userId, id);
   }
 
   /** Memory spaces that hold ended or archived sessions in scope (each has its own cleanup rules). */
-  terminalSpaces(scope: SessionScope): string[] {
+  async terminalSpaces(scope: SessionScope): Promise<string[]> {
     return this.db
       .query<{ s: string }, (string | null)[]>(
         `SELECT DISTINCT memory_space_id AS s FROM sessions WHERE state IN ('ended', 'archived') AND ${IN_SCOPE}`,
@@ -98,7 +107,7 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Ended sessions of one space that ended at or before `endedBy` become archived. */
-  archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): number {
+  async archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): Promise<number> {
     return this.db
       .query(
         `UPDATE sessions SET state = 'archived', archived_at = ? WHERE memory_space_id = ? AND state = 'ended' AND ended_at <= ? AND ${IN_SCOPE}`,
@@ -107,7 +116,7 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted. */
-  deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): number {
+  async deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): Promise<number> {
     return this.db
       .query(
         `DELETE FROM sessions WHERE memory_space_id = ? AND state IN ('ended', 'archived') AND ended_at <= ? AND ${IN_SCOPE}`,
@@ -115,7 +124,7 @@ export class SqliteSessionRepo implements SessionRepo {
       .run(spaceId, endedBy, ...scopeArgs(scope)).changes;
   }
 
-  deleteUser(userId: string): number {
+  async deleteUser(userId: string): Promise<number> {
     return this.db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes;
   }
 }

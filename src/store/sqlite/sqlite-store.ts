@@ -1,13 +1,23 @@
 // The SQLite store: one connection (the server's, or a search worker's read-only one), the
-// repositories over it, and the transaction API of store.ts — a write is one IMMEDIATE transaction
-// (the write lock up front, so no upgrade deadlocks), a grouped write goes through the group commit.
+// repositories over it, and the transaction API of store.ts — every body in a turn of its own
+// (turns.ts); a write is one IMMEDIATE transaction (the write lock up front, so no upgrade
+// deadlocks); a grouped write goes through the group commit.
 import { existsSync } from "node:fs";
 import type { Logger } from "~/shared/logger";
-import type { Repos, Store } from "../store";
-import { openDb, PAGE_CACHE_MB, useSqliteLibrary, vectorSupport, type Db, type OpenOptions } from "./connection";
+import type { Body, Repos, Store } from "../store";
+import {
+  openDb,
+  PAGE_CACHE_MB,
+  storeError,
+  useSqliteLibrary,
+  vectorSupport,
+  type Db,
+  type OpenOptions,
+} from "./connection";
 import { migrate } from "./migrate";
 import { openStoreFile } from "./store-file";
 import { GroupCommit } from "./group-commit";
+import { Turns } from "./turns";
 import { SqliteMemoryRepo } from "./memory-repo";
 import { SqliteSearchRepo } from "./search-repo";
 import { SqliteVectorRepo } from "./vector-repo";
@@ -42,6 +52,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly vectorErasures: VectorErasure;
   private readonly repos: Repos;
+  private readonly turns = new Turns();
   private readonly commits: GroupCommit;
   private currentVectors: string | null = null;
   /** Which vector index serves: sqlite-vec where this connection loaded it, else the portable one. */
@@ -53,8 +64,8 @@ export class SqliteStore implements Store {
     logger: Logger,
   ) {
     this.vectorIndex = vectorSupport(db).index;
-    this.commits = new GroupCommit(db);
-    this.vectorErasures = new VectorErasure(db, logger, this.vectorIndex, () => this.currentVectors);
+    this.commits = new GroupCommit(db, this.turns);
+    this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, () => this.currentVectors);
     this.repos = {
       memories: new SqliteMemoryRepo(db),
       search: new SqliteSearchRepo(db),
@@ -72,15 +83,25 @@ export class SqliteStore implements Store {
     };
   }
 
-  read<T>(fn: (r: Repos) => T): T {
-    return fn(this.repos);
+  read<T>(fn: Body<T>): Promise<T> {
+    return this.turns.run(() => fn(this.repos));
   }
 
-  write<T>(fn: (tx: Repos) => T): T {
-    return this.db.transaction(() => fn(this.repos)).immediate();
+  write<T>(fn: Body<T>): Promise<T> {
+    return this.turns.run(async () => {
+      this.db.run("BEGIN IMMEDIATE");
+      try {
+        const value = await fn(this.repos);
+        this.db.run("COMMIT");
+        return value;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.run("ROLLBACK");
+        throw storeError(e);
+      }
+    });
   }
 
-  group<T>(fn: (tx: Repos) => T): Promise<T> {
+  group<T>(fn: Body<T>): Promise<T> {
     return this.commits.run(() => fn(this.repos));
   }
 
@@ -94,9 +115,9 @@ export class SqliteStore implements Store {
     return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
   }
 
-  close(): void {
-    this.vectorErasures.finish();
-    this.db.close();
+  async close(): Promise<void> {
+    await this.vectorErasures.finish();
+    await this.turns.run(() => this.db.close());
   }
 }
 

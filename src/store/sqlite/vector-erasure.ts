@@ -8,6 +8,7 @@ import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
 import { erasableTables, indexOfTable, type VectorIndexKind } from "./vector-indexes";
 import type { VectorErasures } from "../store";
+import type { Turns } from "./turns";
 
 /** Up to this many rows are erased inside the deleting transaction (a single delete costs ~14 µs). */
 export const INLINE_ERASE = 100;
@@ -23,6 +24,7 @@ export class VectorErasure implements VectorErasures {
 
   constructor(
     private readonly db: Db,
+    private readonly turns: Turns,
     private readonly logger: Logger,
     /** The index in use: with the portable one, sqlite-vec is not loaded and its tables cannot be touched. */
     private readonly kind: VectorIndexKind,
@@ -63,24 +65,32 @@ export class VectorErasure implements VectorErasures {
   }
 
   /** Erases everything still queued, now, and stops the background drain (shutdown). Before start() the queue stays for the next start. */
-  finish(): void {
+  async finish(): Promise<void> {
     this.closed = true;
-    if (this.started) while (this.eraseQueued() > 0);
+    if (this.started) while ((await this.turns.run(() => this.eraseQueued())) > 0);
     for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private async drain(): Promise<void> {
     try {
-      // The empty check and `draining = false` run in one synchronous step, so an erase() queued
-      // meanwhile always finds a drain running or schedules a new one.
-      while (!this.closed && this.eraseQueued() > 0) await new Promise((resolve) => setImmediate(resolve));
+      while (await this.turns.run(() => this.batch())) await new Promise((resolve) => setImmediate(resolve));
     } catch (e) {
+      this.draining = false;
       this.logger.error("erasing vectors of deleted memories failed; retried at the next delete or start", {
         error: (e as Error).message,
       });
     }
-    this.draining = false;
     for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /**
+   * One batch, within a turn of the connection. The empty check and `draining = false` happen in that
+   * same turn, where no erase() can run, so one queued later always schedules a new drain.
+   */
+  private batch(): boolean {
+    if (!this.closed && this.eraseQueued() > 0) return true;
+    this.draining = false;
+    return false;
   }
 
   /** One batch from the queue in one transaction; returns how many rowids it took. */

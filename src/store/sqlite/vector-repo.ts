@@ -20,31 +20,31 @@ export class SqliteVectorRepo implements VectorRepo {
     private readonly opened: (table: string) => void,
   ) {}
 
-  open(modelId: string, dimensions: number): VectorSpace {
+  async open(modelId: string, dimensions: number): Promise<VectorSpace> {
     const index = openVectorIndex(this.db, this.kind, modelId, dimensions, this.logger);
     this.opened(index.table);
     return { model: modelId, key: index.table };
   }
 
-  upsert(space: VectorSpace, rows: VectorRow[]): void {
+  async upsert(space: VectorSpace, rows: VectorRow[]): Promise<void> {
     this.of(space).upsert(rows);
   }
 
-  rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
+  async rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): Promise<RankedRow[]> {
     return this.of(space).rank(filter, vector, n);
   }
 
-  erase(rowids: number[]): void {
+  async erase(rowids: number[]): Promise<void> {
     this.erasure.erase(rowids);
   }
 
-  embeddedCount(model: string): number {
+  async embeddedCount(model: string): Promise<number> {
     return this.db
       .query<{ n: number }, [string]>("SELECT count(*) AS n FROM memory_embeddings WHERE model = ?")
       .get(model)!.n;
   }
 
-  unembedded(model: string, limit: number) {
+  async unembedded(model: string, limit: number) {
     return this.db
       .query<
         {

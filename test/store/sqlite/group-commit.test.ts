@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb, type Db } from "~/store/sqlite/connection";
 import { GroupCommit } from "~/store/sqlite/group-commit";
+import { Turns } from "~/store/sqlite/turns";
 
 let dir: string;
 let db: Db;
@@ -22,7 +23,7 @@ afterEach(() => {
   other.close();
 });
 
-const insert = (x: string) => () => db.query("INSERT INTO t (x) VALUES (?) RETURNING x").get(x) as { x: string };
+const insert = (x: string) => async () => db.query("INSERT INTO t (x) VALUES (?) RETURNING x").get(x) as { x: string };
 const rows = () =>
   other
     .query<{ x: string }, []>("SELECT x FROM t ORDER BY x")
@@ -31,12 +32,12 @@ const rows = () =>
 
 describe("group commit", () => {
   test("writes issued in the same turn commit together, each caller getting its own result", async () => {
-    const writes = new GroupCommit(db);
+    const writes = new GroupCommit(db, new Turns());
     let seenByOthersDuringC: string[] | undefined;
     const results = await Promise.all([
       writes.run(insert("a")),
       writes.run(insert("b")),
-      writes.run(() => {
+      writes.run(async () => {
         seenByOthersDuringC = rows(); // a and b are written but not committed yet
         return insert("c")();
       }),
@@ -47,10 +48,10 @@ describe("group commit", () => {
   });
 
   test("a failing write rolls back only its own changes and rejects only its caller", async () => {
-    const writes = new GroupCommit(db);
-    const failing = writes.run(() => {
-      insert("half-done")();
-      insert("half-done")(); // UNIQUE violation: the first insert of this job must go too
+    const writes = new GroupCommit(db, new Turns());
+    const failing = writes.run(async () => {
+      await insert("half-done")();
+      await insert("half-done")(); // UNIQUE violation: the first insert of this job must go too
     });
     const [f, a, b] = await Promise.allSettled([failing, writes.run(insert("a")), writes.run(insert("b"))]);
     expect(f.status === "rejected" && String(f.reason)).toMatch(/UNIQUE constraint failed/);
@@ -62,7 +63,7 @@ describe("group commit", () => {
   });
 
   test("answers only after the commit: another connection already sees the write", async () => {
-    const writes = new GroupCommit(db);
+    const writes = new GroupCommit(db, new Turns());
     const seen = await writes.run(insert("z")).then(() => rows());
     expect(seen).toEqual(["z"]);
   });
@@ -71,7 +72,7 @@ describe("group commit", () => {
     db.run(
       "CREATE TRIGGER t_abort BEFORE INSERT ON t WHEN NEW.x = 'abort' BEGIN SELECT RAISE(ROLLBACK, 'aborted by trigger'); END",
     );
-    const writes = new GroupCommit(db);
+    const writes = new GroupCommit(db, new Turns());
     const settled = await Promise.allSettled([
       writes.run(insert("a")),
       writes.run(insert("abort")),
@@ -87,8 +88,8 @@ describe("group commit", () => {
   });
 
   test("a write issued after an earlier one was answered finds it committed", async () => {
-    const writes = new GroupCommit(db);
+    const writes = new GroupCommit(db, new Turns());
     await writes.run(insert("a"));
-    expect(await writes.run(() => rows())).toEqual(["a"]);
+    expect(await writes.run(async () => rows())).toEqual(["a"]);
   });
 });

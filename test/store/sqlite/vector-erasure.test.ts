@@ -9,6 +9,7 @@ import { buildTestApp, type TestApp } from "../../support/app";
 import { LetterEmbedder } from "../../support/embedders";
 import { openDb, type Db } from "~/store/sqlite/connection";
 import { INLINE_ERASE, VectorErasure } from "~/store/sqlite/vector-erasure";
+import { Turns } from "~/store/sqlite/turns";
 import { silentLogger } from "~/shared/logger";
 import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 import { dbOf } from "../../support/store";
@@ -114,7 +115,7 @@ describe("vector erasure", () => {
     db.run("DELETE FROM memories WHERE user_id = 'alice'");
     db.query("INSERT INTO vector_erasures (memory_rowid) SELECT value FROM json_each(?)").run(JSON.stringify(rowids));
     // As at a start whose model is still loading: a bulk delete may schedule, nothing is erased yet.
-    const erasure = new VectorErasure(db, silentLogger(), "sqlite-vec", () => table!);
+    const erasure = new VectorErasure(db, new Turns(), silentLogger(), "sqlite-vec", () => table!);
     erasure.schedule();
     // settled() waits for any drain under way: one that had begun before start() would finish here first.
     await erasure.settled();
