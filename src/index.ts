@@ -1,7 +1,6 @@
-// The package entry: `import { createClient, createEngram, GovernanceValidationError } from "engram"`.
-export { createClient, type ClientOptions } from "./sdk/http-client";
+// The package entry under Bun (package.json's `bun` condition): everything of the portable entry
+// (src/client.ts, what Node and browsers load), with the real createEngram and createServer in
+// place of its stand-ins. `import { createClient, createEngram, GovernanceValidationError } from "engram"`.
+export * from "./client";
 export { createEngram } from "./sdk/in-process";
-export type { EngramClient, GovernanceClient, ComplianceReportInput } from "./sdk/client";
-export { AppError, GovernanceValidationError } from "./shared/errors";
 export { createServer } from "./main";
-export type { ServerOptions } from "./config/load-config";

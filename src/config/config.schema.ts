@@ -229,3 +229,18 @@ export interface Config extends Settings {
   storePath: string;
   cors: { origins: string[]; enabled: boolean };
 }
+
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+/**
+ * Programmatic options: any setting by its path in Config, plus the seed's names for three of them
+ * (`auth.apiKey`, `embedding.provider`, `logging.verbose`; see OPTION_ALIASES in load-config.ts).
+ * Here, beside Settings, so the package's declarations of it need nothing of Node (scripts/build-lib.ts).
+ */
+export type ServerOptions = DeepPartial<Settings> & {
+  auth?: { apiKey?: string | string[] };
+  embedding?: { provider?: string };
+  logging?: { verbose?: boolean };
+};

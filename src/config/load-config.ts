@@ -3,26 +3,13 @@
 // Throws ConfigError naming the setting and what it accepts.
 import { isAbsolute, resolve, win32 } from "node:path";
 import { availableParallelism, homedir } from "node:os";
-import type { Config, DefaultsContext, Settings } from "./config.schema";
+import type { Config, DefaultsContext, ServerOptions, Settings } from "./config.schema";
 import { ConfigError, SETTINGS, checked, fromText, settingOf, valueName, type Setting } from "./settings";
 
 export { ConfigError };
+export type { ServerOptions };
 
 type Env = Record<string, string | undefined>;
-
-type DeepPartial<T> = {
-  [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
-};
-
-/**
- * Programmatic options: any setting by its path in Config, plus the seed's names for three of them
- * (`auth.apiKey`, `embedding.provider`, `logging.verbose`; see OPTION_ALIASES).
- */
-export type ServerOptions = DeepPartial<Settings> & {
-  auth?: { apiKey?: string | string[] };
-  embedding?: { provider?: string };
-  logging?: { verbose?: boolean };
-};
 
 const splitList = (v: string) =>
   v

@@ -11,10 +11,22 @@ import { validateAgentOverride, validateRemoveScope, validateTemplateName } from
 import { isTemplateName } from "~/governance/policy.schema";
 import type { EngramClient } from "./client";
 
+/**
+ * The part of `fetch` the client uses: the global `fetch` of Node ≥ 18, browsers, Bun and Deno fits,
+ * and so does a wrapper (a proxy, retries, tracing). Spelled out so the types need no DOM library.
+ */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
 export interface ClientOptions {
+  /** Where `engram serve` answers, e.g. http://127.0.0.1:3000 (a /v1 suffix works too). */
   baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` (needed when the server runs with --auth). */
   apiKey?: string;
-  fetch?: typeof fetch;
+  /** Replaces the global fetch. */
+  fetch?: FetchLike;
 }
 
 export function createClient(o: ClientOptions): EngramClient {
