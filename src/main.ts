@@ -14,6 +14,8 @@ import { TransformersEmbedder } from "./search/transformers-embedder";
 import { GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
 import { installBuiltinModel } from "./search/model/builtin-model";
 import { MemoryService } from "./memory/memory.service";
+import { MemoryCaches } from "./memory/memory-caches";
+import { MemoryPurger } from "./memory/purger";
 import { RuleFactExtractor } from "./facts/fact-extractor";
 import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
@@ -70,35 +72,32 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const search = new SearchService(store, embedder, logger, o.searchTuning);
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
-  let memory: MemoryService | undefined;
-  const governance = new GovernanceService({
-    store,
-    clock,
-    logger,
-    orgId: config.orgId,
-    purger: () => memory!,
-  });
+  const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
+  // Beneath memory and governance, which both delete memories: rows, vectors, graph links, caches.
+  const caches = new MemoryCaches(store, clock, search);
+  const purger = new MemoryPurger(search, graph, caches);
+  const governance = new GovernanceService({ store, clock, logger, orgId: config.orgId, purger });
   // Every layer's writes earn, and its deletes honour, the minimum retention (SPEC §5.4).
   const floor = governance.policies;
   const conversations = new ConversationsService(store, clock, floor);
   const immutable = new ImmutableService(store, clock, config.orgId, floor);
   const mutable = new MutableService(store, clock, config.orgId, floor);
-  const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
-  memory = new MemoryService(store, search, clock, logger, {
+  const sessions = new SessionsService(store, clock, governance.policies);
+  const facts = {
+    extractor: new RuleFactExtractor(),
+    minConfidence: config.factExtraction.minConfidence,
+    auto: config.factExtraction.enabled && config.factExtraction.autoExtract,
+  };
+  const hooks = {
+    facts,
     conversations,
     graph,
-    facts: {
-      extractor: new RuleFactExtractor(),
-      minConfidence: config.factExtraction.minConfidence,
-      auto: config.factExtraction.enabled && config.factExtraction.autoExtract,
-    },
     gate: governance.policies,
     retention: governance.erasure,
     floor,
     erasure: governance.erasure,
-  });
-  const sessions = new SessionsService(store, clock, governance.policies);
-  let closed = false;
+  };
+  const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
   return {
     config,
     logger,
@@ -112,16 +111,20 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     governance,
     sessions,
     graph,
-    async close() {
-      if (closed) return;
-      closed = true;
+    close: once(async () => {
       await governance.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
       await store.close();
-    },
+    }),
   };
+}
+
+/** The first call runs `fn`; every call, the first's included, gets its promise. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  const run: { promise?: Promise<void> } = {};
+  return () => (run.promise ??= fn());
 }
 
 /** The logger the settings ask for: level, on or off, stderr or a file. */

@@ -18,11 +18,10 @@ export class GovernanceService {
   readonly audit: AuditLog;
   readonly erasure: UserErasure;
 
-  constructor(deps: { store: Store; clock: Clock; logger: Logger; orgId: string; purger: () => MemoryPurger }) {
+  /** `purger`: the memory purger (memory/purger.ts), which the memory service uses too. */
+  constructor(deps: { store: Store; clock: Clock; logger: Logger; orgId: string; purger: MemoryPurger }) {
     this.policies = new PolicyService(deps.store, deps.clock, deps.orgId);
-    // The purger is the memory service, which itself needs this service's gate: resolve it late.
-    const purger: MemoryPurger = { purgeMemories: (tx, rows) => deps.purger().purgeMemories(tx, rows) };
-    this.enforcer = new Enforcer(deps.store, this.policies, purger, deps.clock);
+    this.enforcer = new Enforcer(deps.store, this.policies, deps.purger, deps.clock);
     this.reports = new Reports(deps.store, this.policies, this.enforcer, deps.clock);
     this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger);
     this.erasure = new UserErasure(this.policies, deps.clock);

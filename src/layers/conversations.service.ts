@@ -22,7 +22,7 @@ export class ConversationsService implements ConversationRecorder {
     private readonly store: Store,
     private readonly clock: Clock,
     /** The minimum retention messages earn when written (SPEC §5.4). */
-    private readonly floor?: RetentionFloor,
+    private readonly floor: RetentionFloor,
   ) {}
 
   /** Used inside add_memories' transaction `tx`. */
@@ -81,7 +81,7 @@ export class ConversationsService implements ConversationRecorder {
   }
 
   private async earned(space: string, now: number, tx: Repos): Promise<number | null> {
-    return (await this.floor?.retainUntil({ memorySpaceId: space }, now, tx)) ?? null;
+    return (await this.floor.retainUntil({ memorySpaceId: space }, now, tx)) ?? null;
   }
 
   get(ref: ConversationRef): Promise<ConversationResponse> {

@@ -19,7 +19,7 @@ export class ImmutableService {
     private readonly clock: Clock,
     private readonly orgId: string,
     /** The minimum retention each version earns when written (SPEC §5.4). */
-    private readonly floor?: RetentionFloor,
+    private readonly floor: RetentionFloor,
   ) {}
 
   async put(type: string, id: string, input: PutImmutableInput): Promise<ImmutablePutResponse> {
@@ -40,7 +40,7 @@ export class ImmutableService {
         data,
         metadata: JSON.stringify(input.metadata ?? {}),
         now,
-        retainUntil: (await this.floor?.retainUntil({ organizationId: this.orgId }, now, tx)) ?? null,
+        retainUntil: (await this.floor.retainUntil({ organizationId: this.orgId }, now, tx)) ?? null,
       });
     });
     return { success: true as const, type, id, version, created_at: iso(now) };

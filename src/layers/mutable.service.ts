@@ -15,7 +15,7 @@ export class MutableService {
     private readonly clock: Clock,
     private readonly orgId: string,
     /** The minimum retention a key earns when written, and which its delete honours (SPEC §5.4). */
-    private readonly floor?: RetentionFloor,
+    private readonly floor: RetentionFloor,
   ) {}
 
   async put(namespace: string, key: string, input: PutMutableInput): Promise<MutableResponse> {
@@ -34,7 +34,7 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const retainUntil = (await this.floor?.retainUntil(this.scope, now)) ?? null;
+    const retainUntil = (await this.floor.retainUntil(this.scope, now)) ?? null;
     const entry = {
       orgId: this.orgId,
       namespace,
@@ -62,7 +62,7 @@ export class MutableService {
     await this.store.write(async (tx) => {
       const row = await tx.mutable.get(this.orgId, namespace, key, now);
       if (!row) throw notFound("key", `${namespace}/${key}`);
-      const held = await this.floor?.heldUntil(this.scope, row.updated_at, row.retain_until, now, tx);
+      const held = await this.floor.heldUntil(this.scope, row.updated_at, row.retain_until, now, tx);
       if (held != null)
         throw new AppError("CONFLICT", `key '${namespace}/${key}' is under minimum retention until ${iso(held)}`);
       await tx.mutable.deleteLive(this.orgId, namespace, key, now);

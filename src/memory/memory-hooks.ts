@@ -80,12 +80,13 @@ export interface FactsHook {
   auto: boolean;
 }
 
+/** Every port is required: the composition root wires each one (main.ts), so none is forgotten. */
 export interface MemoryHooks {
-  facts?: FactsHook;
-  conversations?: ConversationRecorder;
-  graph?: GraphLinker;
-  gate?: WriteGate;
-  retention?: DeletionPolicy;
-  floor?: RetentionFloor;
-  erasure?: Erasure;
+  facts: FactsHook;
+  conversations: ConversationRecorder;
+  graph: GraphLinker;
+  gate: WriteGate;
+  retention: DeletionPolicy;
+  floor: RetentionFloor;
+  erasure: Erasure;
 }

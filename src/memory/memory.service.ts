@@ -7,7 +7,9 @@ import type { Logger } from "~/shared/logger";
 import { AppError, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
 import { readTraits, type MemoryTraits } from "./metadata";
-import { SearchCache } from "./search-cache";
+import type { SearchCache } from "./search-cache";
+import type { MemoryCaches } from "./memory-caches";
+import type { MemoryPurger } from "./purger";
 import type {
   AddMemoriesInput,
   AddResponse,
@@ -33,24 +35,45 @@ interface Draft {
   traits: MemoryTraits;
 }
 
-export class MemoryService {
-  readonly cache: SearchCache<SearchResponse>;
-  private readonly totals: SearchCache<number>;
-  private readonly usersSeen = new Set<string>();
+export interface MemoryDeps {
+  store: Store;
+  search: SearchService;
+  clock: Clock;
+  logger: Logger;
+  caches: MemoryCaches;
+  /** Shared with governance's enforcement (memory/purger.ts). */
+  purger: MemoryPurger;
+  hooks: MemoryHooks;
+}
 
-  constructor(
-    private readonly store: Store,
-    private readonly search: SearchService,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly hooks: MemoryHooks = {},
-  ) {
-    this.cache = new SearchCache(store, () => clock.now());
-    this.totals = new SearchCache(store, () => clock.now());
+export class MemoryService {
+  private readonly store: Store;
+  private readonly search: SearchService;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly caches: MemoryCaches;
+  private readonly purger: MemoryPurger;
+  private readonly hooks: MemoryHooks;
+
+  constructor(deps: MemoryDeps) {
+    ({
+      store: this.store,
+      search: this.search,
+      clock: this.clock,
+      logger: this.logger,
+      caches: this.caches,
+      purger: this.purger,
+      hooks: this.hooks,
+    } = deps);
+  }
+
+  /** The search-result cache (its hit rate is on /metrics). */
+  get cache(): SearchCache<SearchResponse> {
+    return this.caches.results;
   }
 
   get uniqueUsers(): number {
-    return this.usersSeen.size;
+    return this.caches.uniqueUsers;
   }
 
   /** What the store holds now, for /metrics: memories (expired ones until cleanup), their users, its size. */
@@ -68,7 +91,7 @@ export class MemoryService {
     const agentId = input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
     for (const d of drafts)
-      await this.hooks.gate?.checkWrite({
+      await this.hooks.gate.checkWrite({
         memorySpaceId: agentId,
         importance: d.traits.importance,
         metadata: d.metadata,
@@ -76,10 +99,10 @@ export class MemoryService {
     const vectors = await this.search.embed(drafts.map((d) => d.text));
     const now = at?.createdAt ?? this.clock.now();
     // An imported memory earns its minimum retention from when it was first written, like any other.
-    const retainUntil = (await this.hooks.floor?.retainUntil({ memorySpaceId: agentId }, now)) ?? null;
+    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: agentId }, now)) ?? null;
     const ids = await this.store.group(async (tx) => {
       const conversationRef = input.messages
-        ? ((await this.hooks.conversations?.record(tx, {
+        ? ((await this.hooks.conversations.record(tx, {
             userId: input.user_id,
             agentId,
             sessionId: input.session_id,
@@ -121,9 +144,9 @@ export class MemoryService {
       }
       return stored;
     });
-    this.touched(input.user_id, ids.length);
+    this.caches.touched(input.user_id, ids.length);
     for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
-    await this.hooks.graph?.linkMemories(
+    await this.hooks.graph.linkMemories(
       input.user_id,
       ids.map((id, i) => ({ id, text: drafts[i]!.text })),
     );
@@ -137,7 +160,7 @@ export class MemoryService {
       return [{ text: input.memory, metadata: base, traits: readTraits(base, "tool") }];
     }
     const facts = this.hooks.facts;
-    if (facts && (input.auto_extract_facts ?? facts.auto)) {
+    if (input.auto_extract_facts ?? facts.auto) {
       // The whole conversation is still kept in the conversations layer; only the facts become memories.
       readTraits(base, "conversation");
       const found = (await facts.extractor.extract(input.messages!)).filter((f) => f.confidence >= facts.minConfidence);
@@ -158,9 +181,9 @@ export class MemoryService {
 
   async searchMemories(input: SearchMemoryInput): Promise<SearchResponse> {
     if (!input.query.trim()) throw validationError("query", "query must not be blank");
-    this.usersSeen.add(input.user_id);
+    this.caches.seen(input.user_id);
     const key = JSON.stringify([input.query, input.limit, input.agent_id, input.session_id, input.metadata]);
-    const cached = this.cache.get(input.user_id, key);
+    const cached = this.caches.results.get(input.user_id, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = {
@@ -170,7 +193,7 @@ export class MemoryService {
       now: this.clock.now(),
       metadata: input.metadata,
     };
-    const before = this.cache.snapshot(input.user_id);
+    const before = this.caches.results.snapshot(input.user_id);
     const hits = await this.search.rank(filter, input.query, limit);
     const results = hits.map((h) => ({
       id: h.id,
@@ -180,7 +203,7 @@ export class MemoryService {
       created_at: iso(h.created_at),
     }));
     const response = { results };
-    this.cache.set(
+    this.caches.results.set(
       input.user_id,
       key,
       response,
@@ -191,7 +214,7 @@ export class MemoryService {
   }
 
   async list(input: ListMemoriesInput): Promise<ListResponse> {
-    this.usersSeen.add(input.user_id);
+    this.caches.seen(input.user_id);
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
@@ -217,7 +240,7 @@ export class MemoryService {
   }
 
   async get(ref: MemoryRef): Promise<MemoryResponse> {
-    this.usersSeen.add(ref.user_id);
+    this.caches.seen(ref.user_id);
     return toResponse(await this.mustGet(ref));
   }
 
@@ -228,11 +251,11 @@ export class MemoryService {
     const row = await this.mustGet(input);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
     const traits = readTraits(metadata, row.source_type);
-    await this.hooks.gate?.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
+    await this.hooks.gate.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
     const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
     const now = this.clock.now();
-    const retainUntil = (await this.hooks.floor?.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
+    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
     await this.store.write(async (tx) => {
       const current = await this.mustGet(input, tx);
       if (current.version !== row.version)
@@ -261,8 +284,8 @@ export class MemoryService {
           },
         ]);
     });
-    this.touched(input.user_id, 1);
-    if (input.memory !== undefined) await this.hooks.graph?.linkMemories(row.user_id, [{ id: row.id, text }], true);
+    this.caches.touched(input.user_id, 1);
+    if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(input);
   }
 
@@ -283,10 +306,10 @@ export class MemoryService {
     await this.store.write(async (tx) => {
       const row = await this.mustGet(ref, tx);
       const scope = { memorySpaceId: row.agent_id };
-      const held = await this.hooks.floor?.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now(), tx);
+      const held = await this.hooks.floor.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now(), tx);
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
-      await this.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
+      await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
     });
     return { success: true, deleted_count: 1 };
   }
@@ -301,7 +324,7 @@ export class MemoryService {
     const result = await this.store.write(async (tx) => {
       let deleted = 0;
       for (const space of await tx.memories.spacesOfUser(input.user_id)) {
-        const keep = await this.hooks.retention?.keepSince(space, cascade, tx);
+        const keep = await this.hooks.retention.keepSince(space, cascade, tx);
         if (keep === -Infinity) continue;
         const before = keep === undefined ? Infinity : keep + 1;
         const removed = await tx.memories.deleteForUser(input.user_id, space, before, this.clock.now());
@@ -313,37 +336,20 @@ export class MemoryService {
         deleted += removed.length;
       }
       const kept = await tx.memories.countForUser(input.user_id);
-      const retained =
-        cascade && this.hooks.erasure
-          ? (await this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept })).retained
-          : kept
-            ? { vector: kept }
-            : {};
+      const retained = cascade
+        ? (await this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept })).retained
+        : kept
+          ? { vector: kept }
+          : {};
       return { deleted, retained };
     });
-    this.touched(input.user_id, "all");
+    this.caches.touched(input.user_id, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
-    if (cascade) await this.hooks.graph?.deleteUser(input.user_id);
-    else await this.hooks.graph?.unlinkMemories(input.user_id, removedIds);
+    if (cascade) await this.hooks.graph.deleteUser(input.user_id);
+    else await this.hooks.graph.unlinkMemories(input.user_id, removedIds);
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
     if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;
-  }
-
-  /** Deletes memories with their vectors and graph links (used by delete and by governance enforcement). */
-  async purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): Promise<void> {
-    if (!rows.length) return;
-    await tx.memories.deleteByRowids(rows.map((r) => r.rowid));
-    await this.search.deleteVectors(
-      tx,
-      rows.map((r) => r.rowid),
-    );
-    const byUser = new Map<string, string[]>();
-    for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
-    for (const [user, ids] of byUser) {
-      void this.hooks.graph?.unlinkMemories(user, ids);
-      this.touched(user, ids.length);
-    }
   }
 
   private async mustGet(ref: MemoryRef, r?: Repos): Promise<MemoryRow> {
@@ -359,20 +365,11 @@ export class MemoryService {
    */
   private async total(userId: string, now: number, agentId?: string): Promise<number> {
     const key = agentId === undefined ? "*" : `=${agentId}`;
-    const cached = this.totals.get(userId, key);
+    const cached = this.caches.totals.get(userId, key);
     if (cached !== undefined) return cached;
     const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId));
-    this.totals.set(userId, key, n, nextExpiry ?? Infinity);
+    this.caches.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
-  }
-
-  /** After `writes` memories of the user were stored, changed or deleted ("all": every one of them). */
-  private touched(userId: string, writes: number | "all"): void {
-    this.usersSeen.add(userId);
-    this.cache.invalidate(userId);
-    this.totals.invalidate(userId);
-    if (writes === "all") this.search.forgetUser(userId);
-    else this.search.noteWrites(userId, writes);
   }
 }
 
