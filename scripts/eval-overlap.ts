@@ -3,8 +3,7 @@
 // "no shared word" rows, independent of any matching the product adds (typos, expansions).
 import { loadConfig } from "~/config/load-config";
 import { openDb } from "~/store/sqlite/connection";
-import { isStopword } from "~/store/sqlite/fts-query";
-import { words } from "~/store/sqlite/fts-tokens";
+import { isStopword, words } from "~/store/keyword-words";
 
 const config = loadConfig({ options: { storeUrl: "sqlite::memory:" }, env: process.env });
 const db = await openDb(":memory:", { nativeCacheDir: config.cacheDir });

@@ -40,7 +40,8 @@ export function postgresBinDir(env: Record<string, string | undefined> = process
     .map(Number)
     .filter((v) => v >= 15)
     .sort((a, b) => b - a);
-  for (const v of versions) if (existsSync(join(base, String(v), "bin", "postgres"))) return join(base, String(v), "bin");
+  for (const v of versions)
+    if (existsSync(join(base, String(v), "bin", "postgres"))) return join(base, String(v), "bin");
   return null;
 }
 
@@ -48,7 +49,9 @@ export function postgresBinDir(env: Record<string, string | undefined> = process
 export function postgresUnavailable(env: Record<string, string | undefined> = process.env): string | null {
   const bin = postgresBinDir(env);
   if (!bin) return "PostgreSQL ≥ 15 is not installed (scripts/ci/postgres-install.sh installs it)";
-  const share = Bun.spawnSync([join(bin, "pg_config"), "--sharedir"]).stdout.toString().trim();
+  const share = Bun.spawnSync([join(bin, "pg_config"), "--sharedir"])
+    .stdout.toString()
+    .trim();
   const control = share ? join(share, "extension", "vector.control") : "";
   if (!control || !existsSync(control))
     return `pgvector is not installed for ${bin} (scripts/ci/postgres-install.sh builds it)`;
@@ -122,7 +125,13 @@ async function launch(bin: string, port: number, password: string): Promise<PgSe
   // A root test run's temp folder is private to root: the server's own user cannot enter it.
   const tmpBase = root ? "/tmp" : (process.env.TMPDIR ?? "/tmp");
   const proc = Bun.spawn(cmd, {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", BIN: bin, PORT: String(port), PGPASS: password, TMPBASE: tmpBase },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      BIN: bin,
+      PORT: String(port),
+      PGPASS: password,
+      TMPBASE: tmpBase,
+    },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -206,7 +215,9 @@ function lineReader(stream: ReadableStream<Uint8Array>) {
 if (import.meta.main) {
   const server = await startPostgres();
   const db = await server.createDatabase("engram_dev");
-  console.log(`STORE_URL=${db.url}\nSTORE_MIGRATION_URL=${db.ownerUrl}\n(superuser: ${server.adminUrl}; Ctrl-C stops and removes it)`);
+  console.log(
+    `STORE_URL=${db.url}\nSTORE_MIGRATION_URL=${db.ownerUrl}\n(superuser: ${server.adminUrl}; Ctrl-C stops and removes it)`,
+  );
   const stop = () => void server.stop().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -1,11 +1,9 @@
 // The visibility rules of SPEC §2.3 as one SQL fragment over `memories m`: user, agent,
 // session, expiry and metadata filters — fixed SQL text, user values only as parameters.
-import { validationError } from "~/shared/errors";
+import { metadataClauses, type FilterScalar } from "../metadata-filter";
 import type { MemoryFilter } from "../repos/search-repo";
 
 export type SqlParam = string | number | bigint | null | Uint8Array;
-
-const SAFE_KEY = /^[^"\\\u0000-\u001f]{1,128}$/;
 
 export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] } {
   const clauses = ["m.user_id = ?", "m.session_id = ?", "(m.expires_at IS NULL OR m.expires_at > ?)"];
@@ -14,27 +12,20 @@ export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] 
     clauses.push("m.agent_id = ?");
     params.push(f.agentId);
   }
-  for (const [key, value] of Object.entries(f.metadata ?? {})) {
-    if (!SAFE_KEY.test(key))
-      throw validationError(
-        `metadata.${key}`,
-        "metadata filter keys must not contain quotes, backslashes or control characters",
-      );
-    const path = `$."${key}"`;
-    if (Array.isArray(value)) {
-      for (const el of value) {
-        clauses.push("EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = ? AND j.type = ?)");
-        params.push(path, ...jsonScalar(key, el));
-      }
-    } else if (value === null) {
+  for (const c of metadataClauses(f.metadata)) {
+    const path = `$."${c.key}"`;
+    if (c.kind === "holds") {
+      clauses.push("EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = ? AND j.type = ?)");
+      params.push(path, ...jsonScalar(c.value));
+    } else if (c.kind === "null") {
       clauses.push("json_type(m.metadata, ?) = 'null'");
       params.push(path);
-    } else if (typeof value === "object") {
+    } else if (c.kind === "object") {
       clauses.push("json(json_extract(m.metadata, ?)) = json(?)");
-      params.push(path, JSON.stringify(value));
+      params.push(path, c.json);
     } else {
       clauses.push("json_extract(m.metadata, ?) = ? AND json_type(m.metadata, ?) = ?");
-      const [v, type] = jsonScalar(key, value);
+      const [v, type] = jsonScalar(c.value);
       params.push(path, v, path, type);
     }
   }
@@ -42,12 +33,8 @@ export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] 
 }
 
 /** A JSON scalar as SQLite sees it: its value and json_type name. */
-function jsonScalar(key: string, v: unknown): [SqlParam, string] {
+function jsonScalar(v: FilterScalar): [SqlParam, string] {
   if (typeof v === "string") return [v, "text"];
   if (typeof v === "boolean") return [v ? 1 : 0, v ? "true" : "false"];
-  if (typeof v === "number" && Number.isFinite(v)) return [v, Number.isInteger(v) ? "integer" : "real"];
-  throw validationError(
-    `metadata.${key}`,
-    "metadata filter values must be strings, numbers, booleans, null, objects or arrays of scalars",
-  );
+  return [v, Number.isInteger(v) ? "integer" : "real"];
 }

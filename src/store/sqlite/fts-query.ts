@@ -2,24 +2,7 @@
 // survive, each is quoted, and terms are OR-ed so one missing word never empties a result; a query
 // of stopwords alone is first tried as a phrase.
 
-import { words } from "./fts-tokens";
-
-const STOPWORDS = new Set(
-  (
-    "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its " +
-    "me my no not of on or our she so than that the their them then there these they this to too us was we were what when " +
-    "where which who whom why will with would you your yours about after all am any because before being both each few " +
-    "further here just more most nor now off once only other out over own same should some such through under until up very " +
-    "while again against below between down during above"
-  ).split(" "),
-);
-
-const MAX_TERMS = 32;
-
-/** True for the (lower-case) words the keyword query leaves out. */
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word);
-}
+import { isStopword, MAX_TERMS, words } from "../keyword-words";
 
 /**
  * The MATCH expressions to try, in order: the first that finds a visible memory answers (none for text
@@ -34,7 +17,7 @@ export function toFtsQueries(text: string, prefix = ""): string[] {
   const found = words(text);
   const all = found.filter((w) => w.length <= 64);
   const unique = [...new Set(all)];
-  const content = unique.filter((w) => !STOPWORDS.has(w));
+  const content = unique.filter((w) => !isStopword(w));
   const quote = (t: string) => `"${prefix}${t}"`;
   const anyOf = (terms: string[]) => terms.slice(0, MAX_TERMS).map(quote).join(" OR ");
   if (content.length) return [anyOf(content)];

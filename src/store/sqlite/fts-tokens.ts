@@ -3,16 +3,14 @@
 // the user's postings (cost independent of other users' data) and BM25 weighs terms by the
 // user's own corpus. Index and query sides tokenise with this one function.
 
-/** Letters (with combining marks) and digits: the runs FTS5's unicode61 tokenizer keeps as tokens. */
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+import { words } from "../keyword-words";
+
 const WIDTH = 7;
 
 /** "u" + the owner number in base 36, zero-padded: fixed width, so no prefix is a prefix of another. */
 export function ownerPrefix(ownerId: number): string {
   return `u${ownerId.toString(36).padStart(WIDTH, "0")}`;
 }
-
-export const words = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 /** The text FTS5 indexes for a memory: each word prefixed with its owner's namespace. */
 export function ownedText(ownerId: number, text: string): string {

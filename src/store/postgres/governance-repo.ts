@@ -1,0 +1,158 @@
+// Governance state in PostgreSQL: active policies per scope (with history), memory-space
+// registrations, the enforcement log, deletion requests and the audit log.
+import type { Pg } from "./connection";
+import type { Async } from "./pg-repos";
+import type {
+  AuditRow,
+  DeletionRequestRow,
+  EnforcementLogRow,
+  GovernanceRepo,
+  ScopeKind,
+} from "../repos/governance-repo";
+
+const LOG_COLUMNS = [
+  "scope_kind",
+  "scope_id",
+  "layers",
+  "rules",
+  "enforced_at",
+  "duration_ms",
+  "conversations_purged",
+  "conversations_archived",
+  "immutable_versions_deleted",
+  "immutable_entities_purged",
+  "vector_versions_deleted",
+  "vector_memories_purged",
+  "vector_orphans_purged",
+  "mutable_keys_deleted",
+  "bytes_freed",
+  "held",
+] as const satisfies readonly (keyof EnforcementLogRow)[];
+
+export class PgGovernanceRepo implements Async<GovernanceRepo> {
+  constructor(private readonly pg: Pg) {}
+
+  activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
+    return this.pg.one(
+      `SELECT id, policy FROM governance_policies WHERE scope_kind = $1 AND scope_id = $2 AND active
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [kind, scopeId],
+    );
+  }
+
+  async replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void> {
+    await this.deactivatePolicy(kind, scopeId);
+    await this.pg.run(
+      "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES ($1, $2, $3, $4, true, $5)",
+      [id, kind, scopeId, policy, now],
+    );
+  }
+
+  async deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean> {
+    const n = await this.pg.run(
+      "UPDATE governance_policies SET active = false WHERE scope_kind = $1 AND scope_id = $2 AND active",
+      [kind, scopeId],
+    );
+    return n > 0;
+  }
+
+  async registerSpace(spaceId: string, orgId: string, now: number): Promise<void> {
+    await this.pg.run(
+      `INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id`,
+      [spaceId, orgId, now],
+    );
+  }
+
+  async spaceOrg(spaceId: string): Promise<string | null> {
+    const r = await this.pg.one<{ organization_id: string }>(
+      "SELECT organization_id FROM memory_spaces WHERE id = $1",
+      [spaceId],
+    );
+    return r?.organization_id ?? null;
+  }
+
+  spaces(): Promise<{ id: string; org: string | null }[]> {
+    return this.pg.all(
+      `SELECT s.id, r.organization_id AS org FROM (
+         SELECT agent_id AS id FROM memories UNION SELECT memory_space_id FROM conversations UNION SELECT id FROM memory_spaces
+       ) s LEFT JOIN memory_spaces r ON r.id = s.id ORDER BY s.id`,
+    );
+  }
+
+  async logEnforcement(id: string, row: EnforcementLogRow): Promise<void> {
+    await this.pg.run(
+      `INSERT INTO enforcement_log (id, ${LOG_COLUMNS.join(", ")}) VALUES ($1, ${LOG_COLUMNS.map((_, i) => `$${i + 2}`).join(", ")})`,
+      [id, ...LOG_COLUMNS.map((c) => row[c])],
+    );
+  }
+
+  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]> {
+    const columns = LOG_COLUMNS.join(", ");
+    if (!scope)
+      return this.pg.all(`SELECT ${columns} FROM enforcement_log WHERE enforced_at >= $1 AND enforced_at <= $2`, [
+        from,
+        to,
+      ]);
+    return this.pg.all(
+      `SELECT ${columns} FROM enforcement_log WHERE enforced_at >= $1 AND enforced_at <= $2 AND scope_kind = $3
+         AND scope_id = ANY($4::text[])`,
+      [from, to, scope.kind, scope.ids],
+    );
+  }
+
+  async recordDeletionRequest(r: {
+    id: string;
+    userId: string;
+    requestedAt: number;
+    fulfilledAt: number | null;
+    deleted: string;
+    retained: string;
+  }): Promise<void> {
+    await this.pg.run(
+      `INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained],
+    );
+  }
+
+  deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]> {
+    return this.pg.all(
+      "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= $1 AND requested_at <= $2",
+      [from, to],
+    );
+  }
+
+  async oldestUnfulfilledRequest(): Promise<number | null> {
+    const r = await this.pg.one<{ t: number | null }>(
+      "SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL",
+    );
+    return r?.t ?? null;
+  }
+
+  async insertAudit(rows: AuditRow[]): Promise<void> {
+    if (!rows.length) return;
+    const col = <K extends keyof AuditRow>(k: K) => rows.map((r) => r[k]);
+    await this.pg.run(
+      `INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
+      [
+        col("at"),
+        col("organization_id"),
+        col("memory_space_id"),
+        col("user_id"),
+        col("method"),
+        col("path"),
+        col("status"),
+      ],
+    );
+  }
+
+  audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]> {
+    return this.pg.all(
+      `SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log
+       WHERE organization_id = $1 AND at >= $2 AND at <= $3 ORDER BY at, id LIMIT $4`,
+      [orgId, from, to, limit],
+    );
+  }
+}

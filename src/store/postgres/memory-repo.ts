@@ -1,0 +1,195 @@
+// The memories table family in PostgreSQL (memories, memory_versions; the tsvector column keeps
+// keyword search in step by itself); every statement a client asks for is scoped by user_id. Inside
+// a write transaction a row read for an update is locked (FOR UPDATE): nodes may update it at once.
+import type { Pg } from "./connection";
+import type { Async } from "./pg-repos";
+import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
+
+export const MEMORY_COLUMNS =
+  "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, " +
+  "conversation_ref, immutable_ref, version, created_at, updated_at, retain_until";
+const VISIBLE = (p: string) => `(expires_at IS NULL OR expires_at > ${p})`;
+/** A row's earned retention is over at the parameter (the sticky floor of SPEC §5.4). */
+export const RETENTION_OVER = (p: string) => `(retain_until IS NULL OR retain_until <= ${p})`;
+/** The column raised to the parameter (an update earns anew; nothing lowers it). */
+export const RAISED = (col: string, p: string) => `nullif(greatest(coalesce(${col}, 0), coalesce(${p}, 0)), 0)`;
+
+export class PgMemoryRepo implements Async<MemoryRepo> {
+  constructor(
+    private readonly pg: Pg,
+    private readonly writing: boolean,
+  ) {}
+
+  async insert(m: NewMemory): Promise<number> {
+    const r = await this.pg.one<{ rowid: number }>(
+      `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
+         conversation_ref, immutable_ref, version, created_at, updated_at, retain_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14) RETURNING rowid`,
+      [
+        m.id,
+        m.user_id,
+        m.agent_id,
+        m.session_id,
+        m.memory,
+        m.metadata,
+        m.importance,
+        m.source_type,
+        m.expires_at,
+        m.conversation_ref,
+        m.immutable_ref,
+        m.created_at,
+        m.updated_at ?? m.created_at,
+        m.retain_until,
+      ],
+    );
+    return r!.rowid;
+  }
+
+  get(userId: string, id: string, now: number): Promise<MemoryRow | null> {
+    return this.pg.one<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND id = $2 AND ${VISIBLE("$3")}${this.lock}`,
+      [userId, id, now],
+    );
+  }
+
+  page(q: {
+    userId: string;
+    agentId?: string;
+    now: number;
+    limit: number;
+    after?: [number, number];
+  }): Promise<ListedRow[]> {
+    const params: unknown[] = [q.userId, q.now, q.limit];
+    const agent = q.agentId !== undefined ? ` AND agent_id = $${params.push(q.agentId)}` : "";
+    let after = "";
+    if (q.after) {
+      const [t, r] = [params.push(q.after[0]), params.push(q.after[1])];
+      after = ` AND (created_at, rowid) < ($${t}, $${r})`;
+    }
+    return this.pg.all<ListedRow>(
+      `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at FROM memories
+       WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT $3`,
+      params,
+    );
+  }
+
+  async count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }> {
+    const params: unknown[] = [userId, now];
+    const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
+    return (await this.pg.one<{ n: number; nextExpiry: number | null }>(
+      `SELECT count(*) AS n, min(expires_at) AS "nextExpiry" FROM memories WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}`,
+      params,
+    ))!;
+  }
+
+  async update(
+    row: MemoryRow,
+    next: {
+      memory: string;
+      metadata: string;
+      importance: number;
+      source_type: string;
+      expires_at: number | null;
+      retain_until: number | null;
+    },
+    now: number,
+  ): Promise<void> {
+    // The previous version keeps what it earned when it was written.
+    await this.pg.run(
+      `INSERT INTO memory_versions (memory_id, version, user_id, memory, metadata, created_at, retain_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (memory_id, version) DO UPDATE SET memory = excluded.memory, metadata = excluded.metadata,
+         created_at = excluded.created_at, retain_until = excluded.retain_until`,
+      [row.id, row.version, row.user_id, row.memory, row.metadata, row.updated_at, row.retain_until],
+    );
+    await this.pg.run(
+      `UPDATE memories SET memory = $1, metadata = $2, importance = $3, source_type = $4, expires_at = $5,
+         version = version + 1, updated_at = $6, retain_until = ${RAISED("retain_until", "$7::bigint")}
+       WHERE rowid = $8 AND user_id = $9`,
+      [
+        next.memory,
+        next.metadata,
+        next.importance,
+        next.source_type,
+        next.expires_at,
+        now,
+        next.retain_until,
+        row.rowid,
+        row.user_id,
+      ],
+    );
+  }
+
+  versions(userId: string, id: string): Promise<VersionRow[]> {
+    return this.pg.all<VersionRow>(
+      `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
+       WHERE m.user_id = $1 AND m.id = $2 ORDER BY v.version DESC`,
+      [userId, id],
+    );
+  }
+
+  async spacesOfUser(userId: string): Promise<string[]> {
+    const rows = await this.pg.all<{ a: string }>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = $1", [
+      userId,
+    ]);
+    return rows.map((r) => r.a);
+  }
+
+  deleteForUser(
+    userId: string,
+    agentId: string,
+    before: number,
+    now: number,
+  ): Promise<{ rowid: number; id: string }[]> {
+    // "Before" may be Infinity (everything): no bigint is.
+    const until = Number.isFinite(before) ? before : null;
+    return this.pg.all(
+      `DELETE FROM memories WHERE user_id = $1 AND agent_id = $2 AND ($3::bigint IS NULL OR updated_at < $3)
+         AND ${RETENTION_OVER("$4")} RETURNING rowid, id`,
+      [userId, agentId, until, now],
+    );
+  }
+
+  async countForUser(userId: string): Promise<number> {
+    return (await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories WHERE user_id = $1", [userId]))!.n;
+  }
+
+  async deleteByRowids(rowids: number[]): Promise<void> {
+    await this.pg.run("DELETE FROM memories WHERE rowid = ANY($1::bigint[])", [rowids]);
+  }
+
+  async deleteVersions(items: { memoryId: string; version: number }[]): Promise<void> {
+    if (!items.length) return;
+    await this.pg.run(
+      `DELETE FROM memory_versions v USING unnest($1::text[], $2::int[]) AS d(memory_id, version)
+       WHERE v.memory_id = d.memory_id AND v.version = d.version`,
+      [items.map((i) => i.memoryId), items.map((i) => i.version)],
+    );
+  }
+
+  async recentTexts(userId: string, n: number): Promise<string[]> {
+    const rows = await this.pg.all<{ memory: string }>(
+      "SELECT memory FROM memories WHERE user_id = $1 ORDER BY created_at DESC, rowid DESC LIMIT $2",
+      [userId, n],
+    );
+    return rows.map((r) => r.memory);
+  }
+
+  async total(): Promise<number> {
+    return (await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories"))!.n;
+  }
+
+  // A skip scan of memories_by_user (one index probe per user), as in SQLite: count(DISTINCT) reads every row.
+  async users(): Promise<number> {
+    return (await this.pg.one<{ n: number }>(
+      `WITH RECURSIVE u(id) AS (
+         SELECT min(user_id) FROM memories
+         UNION ALL SELECT (SELECT min(user_id) FROM memories WHERE user_id > u.id) FROM u WHERE u.id IS NOT NULL
+       ) SELECT count(id) AS n FROM u`,
+    ))!.n;
+  }
+
+  private get lock(): string {
+    return this.writing ? " FOR UPDATE" : "";
+  }
+}

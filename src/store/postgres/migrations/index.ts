@@ -1,0 +1,15 @@
+// Every migration of the PostgreSQL store, in order; the SQL files are imported as text so the binary
+// carries them. Their numbers are the PostgreSQL store's own (not the SQLite store's).
+import m0001 from "./0001_schema.sql" with { type: "text" };
+import m0002 from "./0002_row_security.sql" with { type: "text" };
+
+export interface PgMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const PG_MIGRATIONS: PgMigration[] = [
+  { version: 1, name: "schema", sql: m0001 },
+  { version: 2, name: "row security", sql: m0002 },
+];

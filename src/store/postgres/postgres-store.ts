@@ -1,0 +1,157 @@
+// The PostgreSQL store: a pool of Bun SQL connections (size by setting), the repositories over each
+// transaction, and the transaction API of store.ts. Every transaction names its scope first — the user
+// and organization row-level security lets it see ('*' = all) — and a write that meets a serialization
+// failure or deadlock is run again. Other nodes' changes arrive by LISTEN/NOTIFY (changes.ts).
+import type { Logger } from "~/shared/logger";
+import { openPool, parsePgUrl, Pg, RETRYABLE, storeError, type Client, type PgTarget } from "./connection";
+import { migratePostgres } from "./migrate";
+import { ChangeFeed } from "./changes";
+import { reposOf, type PgRepos } from "./pg-repos";
+
+/** Whose rows a transaction may see and write (row-level security); omitted parts are "every". */
+export interface StoreScope {
+  org?: string;
+  user?: string;
+}
+
+export interface PostgresStoreOptions {
+  /** STORE_URL: the role the app runs as (it should own nothing: row security then binds it). */
+  url: string;
+  /** The role that owns the schema and runs migrations; default: `url`'s. */
+  migrationUrl?: string;
+  /** Connections in the pool. */
+  poolSize: number;
+  /** This node's name in change notifications (application_name). */
+  node?: string;
+  logger: Logger;
+}
+
+const WRITE_ATTEMPTS = 4;
+
+export class PostgresStore {
+  readonly kind = "postgres";
+  readonly vectorIndex = "pgvector";
+  readonly changes: ChangeFeed;
+
+  constructor(
+    private readonly pool: Client,
+    readonly target: PgTarget,
+    readonly node: string,
+    private readonly logger: Logger,
+  ) {
+    this.changes = new ChangeFeed(pool, target.schema, node, logger);
+  }
+
+  read<T>(fn: (r: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+    return this.transaction("read only", false, fn, scope);
+  }
+
+  async write<T>(fn: (tx: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transaction("read write", true, fn, scope);
+      } catch (e) {
+        const errno = (e as { errno?: string }).errno;
+        if (attempt >= WRITE_ATTEMPTS || !errno || !RETRYABLE.has(errno)) throw e;
+        this.logger.debug("write transaction retried", { errno, attempt });
+      }
+    }
+  }
+
+  /** PostgreSQL commits concurrent transactions together by itself (its WAL): a grouped write is a write. */
+  group<T>(fn: (tx: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+    return this.write(fn, scope);
+  }
+
+  /** The user's memory change version (bumped by every change to their memories, on any node). */
+  async changeVersion(userId: string): Promise<number> {
+    const r = await new Pg(this.pool).one<{ version: number }>(
+      "SELECT version FROM memory_change_versions WHERE user_id = $1",
+      [userId],
+    );
+    return r?.version ?? 0;
+  }
+
+  /** Changes when another node changed something, or the notification connection was lost. */
+  externalVersion(): number {
+    return this.changes.version;
+  }
+
+  /** The database's size (pg_database_size): every table, index and TOAST of it. */
+  async sizeBytes(): Promise<number> {
+    return (await new Pg(this.pool).one<{ n: number }>("SELECT pg_database_size(current_database()) AS n"))!.n;
+  }
+
+  /** Whether the database answers now. */
+  async reachable(): Promise<boolean> {
+    try {
+      await new Pg(this.pool).run("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.changes.close();
+    await this.pool.close({ timeout: 5 });
+  }
+
+  private async transaction<T>(
+    mode: "read only" | "read write",
+    writing: boolean,
+    fn: (r: PgRepos) => Promise<T>,
+    scope: StoreScope,
+  ): Promise<T> {
+    try {
+      return await this.pool.begin(mode, async (tx) => {
+        const pg = new Pg(tx);
+        await pg.run("SELECT set_config('engram.org', $1, true), set_config('engram.user', $2, true)", [
+          scope.org ?? "*",
+          scope.user ?? "*",
+        ]);
+        return fn(reposOf(pg, writing));
+      });
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+}
+
+/** Connects, migrates (as the migration role when given) and starts listening for other nodes' changes. */
+export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresStore> {
+  const target = parsePgUrl(o.url);
+  const node = o.node ?? `engram-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const owner = o.migrationUrl ? parsePgUrl(o.migrationUrl) : target;
+  const ownerPool = o.migrationUrl ? openPool(owner, { max: 1, node }) : null;
+  const pool = openPool(target, { max: o.poolSize, node });
+  try {
+    await refuseSuperuser(new Pg(pool));
+    await migratePostgres(ownerPool ?? pool, {
+      schema: target.schema,
+      appRole: owner.user !== target.user ? target.user : null,
+    });
+    const store = new PostgresStore(pool, target, node, o.logger);
+    await store.changes.start();
+    return store;
+  } catch (e) {
+    await pool.close({ timeout: 0 });
+    throw storeError(e);
+  } finally {
+    await ownerPool?.close({ timeout: 0 });
+  }
+}
+
+/** Row-level security binds neither a superuser nor a BYPASSRLS role: Engram refuses to run as one. */
+async function refuseSuperuser(pg: Pg): Promise<void> {
+  const r = await pg.one<{ rolsuper: boolean; rolbypassrls: boolean; rolname: string }>(
+    "SELECT rolname, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user",
+  );
+  if (r && (r.rolsuper || r.rolbypassrls))
+    throw new SuperuserError(
+      `STORE_URL: the role '${r.rolname}' is a ${r.rolsuper ? "superuser" : "BYPASSRLS role"}, which row-level security does not bind; ` +
+        "connect as a role that owns nothing (see docs/DEPLOY.md)",
+    );
+}
+
+export class SuperuserError extends Error {}

@@ -1,0 +1,86 @@
+// What ranking reads in PostgreSQL: full-text candidates (tsvector, ts_rank_cd), the rows a result
+// shows, reply pairs — each statement inside the visibility filter (filter-sql.ts).
+//
+// Keyword ranking (docs/SEARCH-QUALITY.md has its LoCoMo numbers beside BM25's): the query's words
+// (store/keyword-words.ts: the same words and stopwords as the SQLite store) are OR-ed in the 'english'
+// configuration (Snowball stemming), and matches are ranked by ts_rank_cd with normalisation 1|32
+// (cover density divided by 1 + log(length), scaled into 0..1). PostgreSQL has no BM25: no document
+// frequency weighs a term, so a rare word counts as much as a common one.
+import type { Pg } from "./connection";
+import { filterSql } from "./filter-sql";
+import { isStopword, MAX_TERMS, words } from "../keyword-words";
+import type { Async } from "./pg-repos";
+import type { HitRow, MemoryFilter, RankedRow, SearchRepo } from "../repos/search-repo";
+
+/** The tsqueries to try, in order (see toFtsQueries in store/sqlite/fts-query.ts: the same plan). */
+export function toTsQueries(text: string): { config: "english" | "simple"; query: string }[] {
+  const found = words(text);
+  const all = found.filter((w) => w.length <= 64);
+  const unique = [...new Set(all)];
+  const content = unique.filter((w) => !isStopword(w));
+  // Words are letters, marks and digits only: nothing in them is tsquery syntax.
+  const anyOf = (terms: string[]) => terms.slice(0, MAX_TERMS).join(" | ");
+  if (content.length) return [{ config: "english", query: anyOf(content) }];
+  if (!all.length) return [];
+  // Stopwords alone: the 'english' configuration drops them, so these match the 'simple' one (a phrase first).
+  if (all.length < 2 || all.length < found.length) return [{ config: "simple", query: anyOf(unique) }];
+  return [
+    { config: "simple", query: all.slice(0, MAX_TERMS).join(" <-> ") },
+    { config: "simple", query: anyOf(unique) },
+  ];
+}
+
+const REPLY_SQL = (where: string) => `
+  WITH pair AS (
+    SELECT a.rowid AS question, a.memory AS text, (
+      SELECT n.rowid FROM memories n
+      WHERE n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + $1
+        AND (n.created_at > a.created_at OR n.rowid > a.rowid) AND n.agent_id = a.agent_id AND n.session_id = a.session_id
+      ORDER BY n.created_at, n.rowid LIMIT 1) AS reply
+    FROM memories a WHERE a.rowid = ANY($2::bigint[]) AND a.user_id = $3 AND strpos(a.memory, '?') > 0)
+  SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
+  WHERE ${where}`;
+
+export class PgSearchRepo implements Async<SearchRepo> {
+  constructor(private readonly pg: Pg) {}
+
+  async keyword(filter: MemoryFilter, query: string, n: number): Promise<RankedRow[]> {
+    const params: unknown[] = [];
+    const where = filterSql(filter, params); // first: a bad filter is an error even when nothing matches
+    for (const q of toTsQueries(query)) {
+      const p = [...params];
+      const tsq = `to_tsquery('${q.config}', $${p.push(q.query)})`;
+      // The stored column for 'english'; 'simple' is computed over the user's visible rows only.
+      const doc = q.config === "english" ? "m.fts" : "to_tsvector('simple', m.memory)";
+      const ranked = await this.pg.all<RankedRow>(
+        `SELECT m.rowid AS rowid, ts_rank_cd(${doc}, q, 33) AS score FROM memories m, ${tsq} q
+         WHERE ${where} AND ${doc} @@ q ORDER BY score DESC, m.rowid DESC LIMIT $${p.push(n)}`,
+        p,
+      );
+      if (ranked.length) return ranked;
+    }
+    return [];
+  }
+
+  rows(filter: MemoryFilter, rowids: readonly number[]): Promise<HitRow[]> {
+    if (!rowids.length) return Promise.resolve([]);
+    const params: unknown[] = [rowids];
+    const where = filterSql(filter, params);
+    return this.pg.all<HitRow>(
+      `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at,
+         m.expires_at AS expires_at FROM memories m WHERE m.rowid = ANY($1::bigint[]) AND ${where}`,
+      params,
+    );
+  }
+
+  replies(
+    filter: MemoryFilter,
+    anchors: readonly number[],
+    windowMs: number,
+  ): Promise<{ question: number; text: string; reply: number }[]> {
+    if (!anchors.length) return Promise.resolve([]);
+    const params: unknown[] = [windowMs, anchors, filter.userId];
+    const where = filterSql(filter, params);
+    return this.pg.all(REPLY_SQL(where), params);
+  }
+}

@@ -1,0 +1,306 @@
+// What every store engine's repositories promise (store/repos/): the same rows, order and filters on
+// SQLite and PostgreSQL, for the cases where the engines' SQL differs most — keyword search, vectors,
+// metadata filters, graph walks, retention batches, version numbering. Each engine runs this suite from a
+// file of its own; the HTTP, MCP, governance, session and graph suites then run on both stores as well.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { PgRepos } from "~/store/postgres/pg-repos";
+import type { MemoryFilter, NewMemory } from "~/store/store";
+
+export interface RepoEngine {
+  /** Runs `fn` over the repositories in one write transaction. */
+  tx<T>(fn: (r: PgRepos) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const NOW = 1_800_000_000_000;
+
+const memory = (id: string, text: string, o: Partial<NewMemory> = {}): NewMemory => ({
+  id,
+  user_id: "alice",
+  agent_id: "a1",
+  session_id: "",
+  memory: text,
+  metadata: "{}",
+  importance: 50,
+  source_type: "tool",
+  expires_at: null,
+  conversation_ref: null,
+  immutable_ref: null,
+  created_at: NOW,
+  retain_until: null,
+  ...o,
+});
+
+const filter = (o: Partial<MemoryFilter> = {}): MemoryFilter => ({ userId: "alice", sessionId: "", now: NOW, ...o });
+
+export function repoContract(name: string, open: () => Promise<RepoEngine>): void {
+  describe(`repositories: ${name}`, () => {
+    let e: RepoEngine;
+    const rowids = new Map<string, number>();
+    beforeAll(async () => {
+      e = await open();
+      await e.tx(async (r) => {
+        const add = async (m: NewMemory) => rowids.set(m.id, await r.memories.insert(m));
+        await add(memory("m1", "Alice adopted a cat named Miso", { metadata: '{"tags":["pets","home"],"n":1}' }));
+        await add(memory("m2", "The quarterly report is due on Friday", { created_at: NOW + 1 }));
+        await add(
+          memory("m3", "Miso the cat likes tuna", {
+            created_at: NOW + 2,
+            agent_id: "a2",
+            metadata: '{"tags":null,"n":2}',
+          }),
+        );
+        await add(memory("m4", "expired note about cats", { created_at: NOW + 3, expires_at: NOW - 1 }));
+        await add(memory("m5", "Bob's cat is called Tom", { user_id: "bob", created_at: NOW + 4 }));
+        await add(memory("m6", "who is it", { created_at: NOW + 5 }));
+      });
+      // The first PostgreSQL store of a run starts the server (initdb: seconds on a busy machine).
+    }, 60_000);
+    afterAll(() => e?.close());
+
+    test("insert answers increasing row ids and get finds only the owner's visible memory", async () => {
+      expect(rowids.get("m2")!).toBeGreaterThan(rowids.get("m1")!);
+      const got = await e.tx((r) => r.memories.get("alice", "m1", NOW));
+      expect(got).toMatchObject({ id: "m1", user_id: "alice", version: 1, created_at: NOW, updated_at: NOW });
+      expect(typeof got!.rowid).toBe("number");
+      expect(await e.tx((r) => r.memories.get("bob", "m1", NOW))).toBeNull();
+      expect(await e.tx((r) => r.memories.get("alice", "m4", NOW))).toBeNull();
+    });
+
+    test("page lists newest first, by agent, and continues after a cursor; count gives the next expiry", async () => {
+      const page = await e.tx((r) => r.memories.page({ userId: "alice", now: NOW, limit: 2 }));
+      expect(page.map((m) => m.id)).toEqual(["m6", "m3"]);
+      const last = page.at(-1)!;
+      const next = await e.tx((r) =>
+        r.memories.page({ userId: "alice", now: NOW, limit: 5, after: [last.created_at, last.rowid] }),
+      );
+      expect(next.map((m) => m.id)).toEqual(["m2", "m1"]);
+      const a2 = await e.tx((r) => r.memories.page({ userId: "alice", agentId: "a2", now: NOW, limit: 5 }));
+      expect(a2.map((m) => m.id)).toEqual(["m3"]);
+      expect(await e.tx((r) => r.memories.count("alice", NOW))).toEqual({ n: 4, nextExpiry: null });
+      expect(await e.tx((r) => r.memories.count("alice", NOW - 10))).toEqual({ n: 5, nextExpiry: NOW - 1 });
+    });
+
+    test("keyword search ranks the user's matching memories, never another user's or an expired one", async () => {
+      const hits = await e.tx((r) => r.search.keyword(filter(), "cats", 10));
+      const ids = await idsOf(
+        e,
+        hits.map((h) => h.rowid),
+      );
+      expect(new Set(ids)).toEqual(new Set(["m1", "m3"]));
+      expect(hits.every((h) => h.score > 0)).toBe(true);
+      expect(await e.tx((r) => r.search.keyword(filter({ agentId: "a2" }), "cat", 10))).toHaveLength(1);
+      expect(await e.tx((r) => r.search.keyword(filter(), "tuna cat", 1))).toHaveLength(1);
+      expect(await e.tx((r) => r.search.keyword(filter(), '"; DROP TABLE memories; -- (* NEAR', 10))).toEqual([]);
+    });
+
+    test("a query of stopwords alone still finds the memory that says them", async () => {
+      const hits = await e.tx((r) => r.search.keyword(filter(), "who is it", 10));
+      expect(
+        await idsOf(
+          e,
+          hits.map((h) => h.rowid),
+        ),
+      ).toEqual(["m6"]);
+    });
+
+    test("metadata filters: array elements, null, and exact scalars", async () => {
+      const find = (metadata: Record<string, unknown>) =>
+        e.tx(async (r) =>
+          idsOf(
+            e,
+            (await r.search.keyword(filter({ metadata }), "cat", 10)).map((h) => h.rowid),
+          ),
+        );
+      expect(await find({ tags: ["pets"] })).toEqual(["m1"]);
+      expect(await find({ tags: null })).toEqual(["m3"]);
+      expect(await find({ n: 2 })).toEqual(["m3"]);
+      expect(await find({ n: "2" })).toEqual([]);
+      await expect(e.tx((r) => r.search.keyword(filter({ metadata: { 'a"b': 1 } }), "cat", 10))).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        field: 'metadata.a"b',
+      });
+    });
+
+    test("vectors rank the user's memories by cosine similarity inside the filter", async () => {
+      const space = await e.tx((r) => r.vectors.open("test/model", 3));
+      const row = (id: string, vector: number[] | null, user = "alice", agent = "a1") => ({
+        rowid: rowids.get(id)!,
+        userId: user,
+        agentId: agent,
+        sessionId: "",
+        expiresAt: null,
+        vector: vector && new Float32Array(vector),
+      });
+      await e.tx((r) =>
+        r.vectors.upsert(space, [
+          row("m1", [1, 0, 0]),
+          row("m2", [0, 1, 0]),
+          row("m3", [0.9, 0.1, 0], "alice", "a2"),
+          row("m5", [1, 0, 0], "bob"),
+          row("m6", null),
+        ]),
+      );
+      const ranked = await e.tx((r) => r.vectors.rank(space, filter(), new Float32Array([1, 0, 0]), 3));
+      expect(
+        await idsOf(
+          e,
+          ranked.map((x) => x.rowid),
+        ),
+      ).toEqual(["m1", "m3", "m2"]);
+      expect(ranked[0]!.score).toBeCloseTo(1, 5);
+      expect(ranked[2]!.score).toBeCloseTo(0, 5);
+      const a1 = await e.tx((r) => r.vectors.rank(space, filter({ agentId: "a1" }), new Float32Array([1, 0, 0]), 5));
+      expect(
+        await idsOf(
+          e,
+          a1.map((x) => x.rowid),
+        ),
+      ).toEqual(["m1", "m2"]);
+      expect(await e.tx((r) => r.vectors.embeddedCount("test/model"))).toBe(5);
+      const missing = await e.tx((r) => r.vectors.unembedded("test/model", 10));
+      expect(missing.map((m) => m.rowid).sort((a, b) => a - b)).toEqual([rowids.get("m4")!]);
+    });
+
+    test("an update keeps the previous text as a version; the newest version comes first", async () => {
+      const row = (await e.tx((r) => r.memories.get("alice", "m2", NOW)))!;
+      await e.tx((r) =>
+        r.memories.update(
+          row,
+          {
+            memory: "The report is due Monday",
+            metadata: "{}",
+            importance: 60,
+            source_type: "tool",
+            expires_at: null,
+            retain_until: null,
+          },
+          NOW + 10,
+        ),
+      );
+      const after = await e.tx((r) => r.memories.get("alice", "m2", NOW));
+      expect(after).toMatchObject({ memory: "The report is due Monday", version: 2, updated_at: NOW + 10 });
+      expect(await e.tx((r) => r.memories.versions("alice", "m2"))).toEqual([
+        { version: 1, memory: "The quarterly report is due on Friday", metadata: "{}", created_at: NOW + 1 },
+      ]);
+      expect(await e.tx((r) => r.search.keyword(filter(), "monday", 5))).toHaveLength(1);
+      expect(await e.tx((r) => r.search.keyword(filter(), "quarterly", 5))).toHaveLength(0);
+    });
+
+    test("immutable records number their versions 1, 2, 3 and keep every one", async () => {
+      const put = (data: string) =>
+        e.tx((r) =>
+          r.immutable.put({
+            orgId: "org",
+            type: "contract",
+            id: "c1",
+            userId: null,
+            data,
+            metadata: "{}",
+            now: NOW,
+            retainUntil: null,
+          }),
+        );
+      expect([await put("a"), await put("b"), await put("c")]).toEqual([1, 2, 3]);
+      const versions = await e.tx((r) => r.immutable.versions("contract", "c1"));
+      expect(versions.map((v) => [v.version, v.data])).toEqual([
+        [3, "c"],
+        [2, "b"],
+        [1, "a"],
+      ]);
+      expect(await e.tx((r) => r.immutable.owner("contract", "c1"))).toBe("org");
+      expect(await e.tx((r) => r.immutable.head("org", "contract", "c1"))).toMatchObject({ current_version: 3 });
+    });
+
+    test("conversation messages are numbered in order across appends", async () => {
+      await e.tx(async (r) => {
+        await r.conversations.create({
+          id: "conv1",
+          userId: "alice",
+          spaceId: "a1",
+          sessionId: null,
+          now: NOW,
+          retainUntil: null,
+        });
+        await r.conversations.append("conv1", [{ role: "user", content: "hi" }], NOW + 1, null);
+        await r.conversations.append(
+          "conv1",
+          [
+            { role: "assistant", content: "hello" },
+            { role: "user", content: "bye" },
+          ],
+          NOW + 2,
+          NOW + 99,
+        );
+      });
+      expect((await e.tx((r) => r.conversations.messages("conv1"))).map((m) => m.content)).toEqual([
+        "hi",
+        "hello",
+        "bye",
+      ]);
+      expect(await e.tx((r) => r.conversations.get("alice", "conv1"))).toMatchObject({
+        message_count: 3,
+        bytes: 2 + 4 + 5 + 9 + 3 + 4,
+        last_message_at: NOW + 2,
+        retain_until: NOW + 99,
+      });
+    });
+
+    test("graph walks follow out, in and both directions to the depth bound, each entity once", async () => {
+      const node = async (id: string) =>
+        e.tx(async (r) => {
+          await r.graph.putEntity("alice", { type: "person", id, name: id, nameKey: id, properties: "{}" }, NOW);
+          return (await r.graph.entity("alice", "person", id))!.node;
+        });
+      const [a, b, c, d] = [await node("a"), await node("b"), await node("c"), await node("d")];
+      await e.tx(async (r) => {
+        await r.graph.putRelationship("alice", a, "knows", b, "{}", NOW);
+        await r.graph.putRelationship("alice", b, "knows", c, "{}", NOW);
+        await r.graph.putRelationship("alice", c, "knows", a, "{}", NOW);
+        await r.graph.putRelationship("alice", d, "likes", a, "{}", NOW);
+      });
+      const walk = (direction: "out" | "in" | "both", maxDepth: number, types: string[] | null = null) =>
+        e.tx(async (r) =>
+          (await r.graph.walk("alice", { start: a, direction, types, maxDepth, limit: 10 })).map(
+            (w) => `${w.id}@${w.depth}`,
+          ),
+        );
+      expect(await walk("out", 5)).toEqual(["a@0", "b@1", "c@2"]);
+      expect(await walk("in", 1)).toEqual(["a@0", "c@1", "d@1"]);
+      expect(await walk("both", 1)).toEqual(["a@0", "b@1", "c@1", "d@1"]);
+      expect(await walk("both", 3, ["likes"])).toEqual(["a@0", "d@1"]);
+      const found = await e.tx((r) => r.graph.find("alice", { type: null, q: "b", limit: 5 }));
+      expect(found.map((f) => f.id)).toEqual(["b"]);
+      expect(await e.tx((r) => r.graph.edgesFrom("alice", [a, b]))).toEqual(
+        expect.arrayContaining([
+          { fromNode: a, type: "knows", toNode: b },
+          { fromNode: b, type: "knows", toNode: c },
+        ]),
+      );
+    });
+
+    test("retention batches page by row id with sizes and versions", async () => {
+      const batch = await e.tx((r) => r.retention.memories("a1", 0, 2));
+      expect(batch.map((m) => m.id)).toEqual(["m1", "m2"]);
+      expect(batch[1]!.versions.map((v) => v.version)).toEqual([2, 1]);
+      expect(batch[0]!.versions[0]!.bytes).toBe(Buffer.byteLength("Alice adopted a cat named Miso") + 30 + 64);
+      const expired = await e.tx((r) => r.retention.expiredMemories("a1", NOW, 0, 10));
+      expect(expired.map((m) => m.id)).toEqual(["m4"]);
+      expect(await e.tx((r) => r.inventory.memories(["a1", "a2"]))).toBe(6);
+    });
+
+    test("deleting memories takes their vectors, versions and mentions with them", async () => {
+      const gone = await e.tx((r) => r.memories.deleteForUser("alice", "a1", Infinity, NOW));
+      expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);
+      await e.tx((r) => r.vectors.erase(gone.map((g) => g.rowid)));
+      expect(await e.tx((r) => r.memories.versions("alice", "m2"))).toEqual([]);
+      expect(await e.tx((r) => r.memories.countForUser("alice"))).toBe(1);
+    });
+  });
+}
+
+async function idsOf(e: RepoEngine, rowids: number[]): Promise<string[]> {
+  const rows = await e.tx((r) => r.search.rows({ userId: "alice", sessionId: "", now: 0 }, rowids));
+  const byRowid = new Map(rows.map((r) => [r.rowid, r.id]));
+  return rowids.map((r) => byRowid.get(r) ?? `?${r}`);
+}

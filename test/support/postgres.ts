@@ -1,0 +1,45 @@
+// PostgreSQL for tests: one throwaway server per `bun test` run (scripts/postgres-server.ts; started on
+// first use, stopped and removed by its watchdog when the run's process ends), one database in it, and a
+// schema of its own for every store a test opens. Where PostgreSQL or pgvector is not installed,
+// `postgresSkip` says why and the suites that need it skip with that reason.
+import { SQL } from "bun";
+import { postgresUnavailable, startPostgres, type PgDatabase, type PgServer } from "../../scripts/postgres-server";
+
+/** Why PostgreSQL tests cannot run here, or null. */
+export const postgresSkip: string | null = postgresUnavailable();
+
+let started: Promise<{ server: PgServer; db: PgDatabase; admin: SQL }> | null = null;
+let schemas = 0;
+
+/** The run's server and database, started on first call. */
+export function testPostgres(): Promise<{ server: PgServer; db: PgDatabase; admin: SQL }> {
+  if (postgresSkip) throw new Error(`PostgreSQL tests cannot run: ${postgresSkip}`);
+  started ??= (async () => {
+    const server = await startPostgres();
+    const db = await server.createDatabase("engram_test");
+    const admin = new SQL(server.adminUrl.replace(/\/postgres$/, `/${db.name}`), { max: 2 });
+    return { server, db, admin };
+  })();
+  return started;
+}
+
+export interface TestSchema {
+  /** STORE_URL: the app's role, which owns nothing (row-level security binds it). */
+  url: string;
+  /** The owner's URL: runs the migrations. */
+  migrationUrl: string;
+  schema: string;
+  drop(): Promise<void>;
+}
+
+/** A schema no other store uses (empty: the store's migrations create its tables). */
+export async function freshSchema(tag = "t"): Promise<TestSchema> {
+  const { db, admin } = await testPostgres();
+  const schema = `${tag.replace(/[^a-z0-9_]/g, "_")}_${process.pid}_${++schemas}`;
+  return {
+    url: `${db.url}?schema=${schema}`,
+    migrationUrl: `${db.ownerUrl}?schema=${schema}`,
+    schema,
+    drop: () => admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => {}),
+  };
+}
