@@ -77,12 +77,12 @@ export class MemoryService {
   }
 
   /** What the store holds now, for /metrics: memories (expired ones until cleanup), their users, its size. */
-  inventory(): Promise<{ memories: number; users: number; storeBytes: number }> {
-    return this.store.read(async (r) => ({
+  async inventory(): Promise<{ memories: number; users: number; storeBytes: number }> {
+    const counts = await this.store.read(async (r) => ({
       memories: await r.memories.total(),
       users: await r.memories.users(),
-      storeBytes: this.store.sizeBytes(),
     }));
+    return { ...counts, storeBytes: await this.store.sizeBytes() };
   }
 
   /** `at`: the times an imported memory keeps (engram import); a client's write is stored now. */

@@ -54,8 +54,8 @@ export interface Store {
    * of the group fails), and each caller is answered after the shared commit.
    */
   group<T>(fn: Body<T>): Promise<T>;
-  /** Bytes the store takes (SQLite: the main file's pages, free ones included; not the WAL). Synchronous, as below. */
-  sizeBytes(): number;
+  /** Bytes the store takes (SQLite: the main file's pages, free ones included, not the WAL; PostgreSQL: the database). */
+  sizeBytes(): Promise<number>;
   /**
    * Changes when another process commits to the same store: this process's caches drop everything
    * then. Synchronous: an engine keeps it current (SQLite reads its data_version counter).

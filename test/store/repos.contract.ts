@@ -3,12 +3,11 @@
 // metadata filters, graph walks, retention batches, version numbering. Each engine runs this suite from a
 // file of its own; the HTTP, MCP, governance, session and graph suites then run on both stores as well.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { PgRepos } from "~/store/postgres/pg-repos";
-import type { MemoryFilter, NewMemory } from "~/store/store";
+import type { MemoryFilter, NewMemory, Repos } from "~/store/store";
 
 export interface RepoEngine {
   /** Runs `fn` over the repositories in one write transaction. */
-  tx<T>(fn: (r: PgRepos) => Promise<T>): Promise<T>;
+  tx<T>(fn: (r: Repos) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -105,12 +104,10 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
     });
 
     test("metadata filters: array elements, null, and exact scalars", async () => {
-      const find = (metadata: Record<string, unknown>) =>
-        e.tx(async (r) =>
-          idsOf(
-            e,
-            (await r.search.keyword(filter({ metadata }), "cat", 10)).map((h) => h.rowid),
-          ),
+      const find = async (metadata: Record<string, unknown>) =>
+        idsOf(
+          e,
+          (await e.tx((r) => r.search.keyword(filter({ metadata }), "cat", 10))).map((h) => h.rowid),
         );
       expect(await find({ tags: ["pets"] })).toEqual(["m1"]);
       expect(await find({ tags: null })).toEqual(["m3"]);

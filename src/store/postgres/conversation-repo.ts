@@ -3,13 +3,12 @@
 // their messages one after the other.
 import type { Pg } from "./connection";
 import { RAISED } from "./memory-repo";
-import type { Async } from "./pg-repos";
 import type { ConversationRepo, ConversationRow, MessageRow } from "../repos/layer-repos";
 
 const COLUMNS =
   "id, user_id, memory_space_id, session_id, message_count, bytes, created_at, last_message_at, archived_at, retain_until";
 
-export class PgConversationRepo implements Async<ConversationRepo> {
+export class PgConversationRepo implements ConversationRepo {
   constructor(private readonly pg: Pg) {}
 
   async create(c: {

@@ -1,7 +1,6 @@
 // Governance state in PostgreSQL: active policies per scope (with history), memory-space
 // registrations, the enforcement log, deletion requests and the audit log.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
 import type {
   AuditRow,
   DeletionRequestRow,
@@ -29,7 +28,7 @@ const LOG_COLUMNS = [
   "held",
 ] as const satisfies readonly (keyof EnforcementLogRow)[];
 
-export class PgGovernanceRepo implements Async<GovernanceRepo> {
+export class PgGovernanceRepo implements GovernanceRepo {
   constructor(private readonly pg: Pg) {}
 
   activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {

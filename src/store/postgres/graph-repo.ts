@@ -1,7 +1,6 @@
 // The embedded graph's tables in PostgreSQL (0001): every statement scoped by user_id. Traversal's
 // recursive CTEs are in graph-traverse.ts.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
 import type { EntityRow, GraphRepo, RelationshipRow, WalkDirection, WalkRow } from "../repos/graph-repo";
 import { edgesSql, walkSql } from "./graph-traverse";
 
@@ -34,7 +33,7 @@ const SQL = {
     WHERE r.user_id = $1 ORDER BY f.type, f.id, r.type, t.type, t.id`,
 } as const;
 
-export class PgGraphRepo implements Async<GraphRepo> {
+export class PgGraphRepo implements GraphRepo {
   constructor(private readonly pg: Pg) {}
 
   entity(userId: string, type: string, id: string): Promise<EntityRow | null> {

@@ -1,13 +1,12 @@
 // Immutable records in PostgreSQL: every write appends version n+1 (numbered by one atomic upsert of
 // the head row, so nodes writing the same record at once get n+1 and n+2); history is kept.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
-import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserRecord } from "../repos/layer-repos";
+import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserVersion } from "../repos/layer-repos";
 
 const COLUMNS = "type, id, organization_id, user_id, current_version, created_at, updated_at, accessed_at";
-const VERSION_COLUMNS = "version, data, metadata, created_at";
+const VERSION_COLUMNS = "version, data, metadata, created_at, user_id";
 
-export class PgImmutableRepo implements Async<ImmutableRepo> {
+export class PgImmutableRepo implements ImmutableRepo {
   constructor(private readonly pg: Pg) {}
 
   head(orgId: string, type: string, id: string): Promise<ImmutableRow | null> {
@@ -44,9 +43,9 @@ export class PgImmutableRepo implements Async<ImmutableRepo> {
       [r.type, r.id, r.orgId, r.userId, r.now],
     ))!;
     await this.pg.run(
-      `INSERT INTO immutable_versions (type, id, version, organization_id, data, metadata, created_at, retain_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [r.type, r.id, head.current_version, head.organization_id, r.data, r.metadata, r.now, r.retainUntil],
+      `INSERT INTO immutable_versions (type, id, version, organization_id, user_id, data, metadata, created_at, retain_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [r.type, r.id, head.current_version, head.organization_id, r.userId, r.data, r.metadata, r.now, r.retainUntil],
     );
     return head.current_version;
   }
@@ -69,14 +68,12 @@ export class PgImmutableRepo implements Async<ImmutableRepo> {
     await this.pg.run("UPDATE immutable_records SET accessed_at = $1 WHERE type = $2 AND id = $3", [now, type, id]);
   }
 
-  async ofUser(userId: string): Promise<UserRecord[]> {
-    const rows = await this.pg.all<{ a: string; b: string; org: string; t: number; r: number | null }>(
-      `SELECT r.type AS a, r.id AS b, r.organization_id AS org, r.updated_at AS t,
-         (SELECT max(v.retain_until) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id) AS r
-       FROM immutable_records r WHERE r.user_id = $1`,
+  versionsOfUser(userId: string): Promise<UserVersion[]> {
+    return this.pg.all<UserVersion>(
+      `SELECT v.type, v.id, v.version, r.organization_id AS org, v.created_at AS "createdAt", v.retain_until AS "retainUntil"
+       FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id WHERE v.user_id = $1`,
       [userId],
     );
-    return rows.map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }
 
   async deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void> {
@@ -85,6 +82,26 @@ export class PgImmutableRepo implements Async<ImmutableRepo> {
       `DELETE FROM immutable_versions v USING unnest($1::text[], $2::text[], $3::int[]) AS d(type, id, version)
        WHERE v.type = d.type AND v.id = d.id AND v.version = d.version`,
       [items.map((i) => i.type), items.map((i) => i.id), items.map((i) => i.version)],
+    );
+  }
+
+  /** A record left with no version goes; any other reads as its newest remaining version. */
+  async eraseVersions(items: { type: string; id: string; version: number }[]): Promise<void> {
+    if (!items.length) return;
+    await this.deleteVersions(items);
+    const records = [items.map((i) => i.type), items.map((i) => i.id)];
+    await this.pg.run(
+      `DELETE FROM immutable_records r USING unnest($1::text[], $2::text[]) AS d(type, id)
+       WHERE r.type = d.type AND r.id = d.id
+         AND NOT EXISTS (SELECT 1 FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id)`,
+      records,
+    );
+    await this.pg.run(
+      `UPDATE immutable_records r SET (current_version, user_id, updated_at) = (
+         SELECT v.version, v.user_id, v.created_at FROM immutable_versions v
+         WHERE v.type = r.type AND v.id = r.id ORDER BY v.version DESC LIMIT 1)
+       FROM unnest($1::text[], $2::text[]) AS d(type, id) WHERE r.type = d.type AND r.id = d.id`,
+      records,
     );
   }
 

@@ -2,7 +2,6 @@
 // keyword search in step by itself); every statement a client asks for is scoped by user_id. Inside
 // a write transaction a row read for an update is locked (FOR UPDATE): nodes may update it at once.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
 import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
 
 export const MEMORY_COLUMNS =
@@ -14,7 +13,7 @@ export const RETENTION_OVER = (p: string) => `(retain_until IS NULL OR retain_un
 /** The column raised to the parameter (an update earns anew; nothing lowers it). */
 export const RAISED = (col: string, p: string) => `nullif(greatest(coalesce(${col}, 0), coalesce(${p}, 0)), 0)`;
 
-export class PgMemoryRepo implements Async<MemoryRepo> {
+export class PgMemoryRepo implements MemoryRepo {
   constructor(
     private readonly pg: Pg,
     private readonly writing: boolean,

@@ -1,14 +1,13 @@
 // Mutable key/values in PostgreSQL: value, updated/accessed times and optional expiry.
 import type { Pg } from "./connection";
 import { RAISED } from "./memory-repo";
-import type { Async } from "./pg-repos";
 import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
 
 const COLUMNS =
   "namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at, retain_until";
 const LIVE = (p: string) => `(expires_at IS NULL OR expires_at > ${p})`;
 
-export class PgMutableRepo implements Async<MutableRepo> {
+export class PgMutableRepo implements MutableRepo {
   constructor(private readonly pg: Pg) {}
 
   async put(r: {

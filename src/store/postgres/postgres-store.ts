@@ -6,7 +6,8 @@ import type { Logger } from "~/shared/logger";
 import { openPool, parsePgUrl, Pg, RETRYABLE, storeError, type Client, type PgTarget } from "./connection";
 import { migratePostgres } from "./migrate";
 import { ChangeFeed } from "./changes";
-import { reposOf, type PgRepos } from "./pg-repos";
+import { reposOf } from "./repos";
+import type { Repos, Store, VectorErasures } from "../store";
 
 /** Whose rows a transaction may see and write (row-level security); omitted parts are "every". */
 export interface StoreScope {
@@ -28,9 +29,13 @@ export interface PostgresStoreOptions {
 
 const WRITE_ATTEMPTS = 4;
 
-export class PostgresStore {
+/** Deleting a memory deletes its vectors in the same statement (ON DELETE CASCADE): nothing waits. */
+const NOTHING_PENDING: VectorErasures = { pending: 0, settled: async () => {}, start: () => {} };
+
+export class PostgresStore implements Store {
   readonly kind = "postgres";
   readonly vectorIndex = "pgvector";
+  readonly vectorErasures = NOTHING_PENDING;
   readonly changes: ChangeFeed;
 
   constructor(
@@ -42,11 +47,11 @@ export class PostgresStore {
     this.changes = new ChangeFeed(pool, target.schema, node, logger);
   }
 
-  read<T>(fn: (r: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+  read<T>(fn: (r: Repos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
     return this.transaction("read only", false, fn, scope);
   }
 
-  async write<T>(fn: (tx: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+  async write<T>(fn: (tx: Repos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.transaction("read write", true, fn, scope);
@@ -59,7 +64,7 @@ export class PostgresStore {
   }
 
   /** PostgreSQL commits concurrent transactions together by itself (its WAL): a grouped write is a write. */
-  group<T>(fn: (tx: PgRepos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
+  group<T>(fn: (tx: Repos) => Promise<T>, scope: StoreScope = {}): Promise<T> {
     return this.write(fn, scope);
   }
 
@@ -100,7 +105,7 @@ export class PostgresStore {
   private async transaction<T>(
     mode: "read only" | "read write",
     writing: boolean,
-    fn: (r: PgRepos) => Promise<T>,
+    fn: (r: Repos) => Promise<T>,
     scope: StoreScope,
   ): Promise<T> {
     try {

@@ -2,7 +2,6 @@
 // and inventory counts. (Deleting is the layers' repositories'.) Sizes count like the SQLite store's:
 // the text's bytes, the JSON's characters, plus a fixed overhead per row.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
 import type {
   ConversationInfo,
   ExpiredMemory,
@@ -25,7 +24,7 @@ type MemoryBatchRow = Omit<MemoryInfo, "versions"> & {
   retainUntil: number | null;
 };
 
-export class PgRetentionRepo implements Async<RetentionRepo> {
+export class PgRetentionRepo implements RetentionRepo {
   constructor(private readonly pg: Pg) {}
 
   conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
@@ -110,7 +109,7 @@ export class PgRetentionRepo implements Async<RetentionRepo> {
 }
 
 /** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
-export class PgInventoryRepo implements Async<InventoryRepo> {
+export class PgInventoryRepo implements InventoryRepo {
   constructor(private readonly pg: Pg) {}
 
   private async n(sql: string, params: unknown[]): Promise<number> {

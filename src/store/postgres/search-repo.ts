@@ -9,7 +9,6 @@
 import type { Pg } from "./connection";
 import { filterSql } from "./filter-sql";
 import { isStopword, MAX_TERMS, words } from "../keyword-words";
-import type { Async } from "./pg-repos";
 import type { HitRow, MemoryFilter, RankedRow, SearchRepo } from "../repos/search-repo";
 
 /** The tsqueries to try, in order (see toFtsQueries in store/sqlite/fts-query.ts: the same plan). */
@@ -41,7 +40,7 @@ const REPLY_SQL = (where: string) => `
   SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
   WHERE ${where}`;
 
-export class PgSearchRepo implements Async<SearchRepo> {
+export class PgSearchRepo implements SearchRepo {
   constructor(private readonly pg: Pg) {}
 
   async keyword(filter: MemoryFilter, query: string, n: number): Promise<RankedRow[]> {

@@ -1,7 +1,6 @@
 // Sessions in PostgreSQL (SPEC §5.8). Reads and writes a client asks for are scoped by user_id; the
 // sweeps (expire-idle, cleanup) take an optional user/space scope.
 import type { Pg } from "./connection";
-import type { Async } from "./pg-repos";
 import type { SessionRepo, SessionRow, SessionScope } from "../repos/session-repo";
 
 const COLUMNS =
@@ -13,7 +12,7 @@ const inScope = (at: number) =>
 const scopeArgs = (s: SessionScope) => [s.userId, s.spaceId];
 const NEWEST = "ORDER BY created_at DESC, id DESC";
 
-export class PgSessionRepo implements Async<SessionRepo> {
+export class PgSessionRepo implements SessionRepo {
   constructor(
     private readonly pg: Pg,
     private readonly writing: boolean,

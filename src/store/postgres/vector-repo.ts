@@ -5,11 +5,10 @@
 // help, and is left out. A deleted memory's vectors go with it (ON DELETE CASCADE, in its transaction).
 import { vectorText, type Pg } from "./connection";
 import { filterSql } from "./filter-sql";
-import type { Async } from "./pg-repos";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
 
-export class PgVectorRepo implements Async<VectorRepo> {
+export class PgVectorRepo implements VectorRepo {
   constructor(private readonly pg: Pg) {}
 
   async open(modelId: string, dimensions: number): Promise<VectorSpace> {

@@ -105,12 +105,12 @@ export class SqliteStore implements Store {
     return this.commits.run(() => fn(this.repos));
   }
 
-  /** SQLite's data_version: changes when another connection commits to the same file. */
-  sizeBytes(): number {
+  async sizeBytes(): Promise<number> {
     const page = (p: "page_count" | "page_size") => (this.db.query(`PRAGMA ${p}`).get() as Record<string, number>)[p]!;
     return page("page_count") * page("page_size");
   }
 
+  /** SQLite's data_version: changes when another connection commits to the same file. */
   externalVersion(): number {
     return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
   }

@@ -1,5 +1,5 @@
 -- The PostgreSQL store's tables: the same families and columns as the SQLite store's (store/sqlite/
--- migrations, as of its migration 10), in PostgreSQL's types. Times are epoch milliseconds (bigint).
+-- migrations, as of its migration 11), in PostgreSQL's types. Times are epoch milliseconds (bigint).
 -- Child tables carry their owner's user_id (or organization) so row-level security (0002) can check
 -- every row without a join. JSON stays text, so answers keep the bytes clients sent. Text compares and
 -- sorts byte by byte (COLLATE "C"), as in SQLite, whatever the database's locale.
@@ -108,6 +108,8 @@ CREATE TABLE immutable_versions (
   id text COLLATE "C" NOT NULL,
   version integer NOT NULL,
   organization_id text COLLATE "C" NOT NULL,
+  -- Who wrote this version (each version has its own author).
+  user_id text COLLATE "C",
   data text COLLATE "C" NOT NULL,
   metadata text COLLATE "C" NOT NULL DEFAULT '{}',
   created_at bigint NOT NULL,
@@ -115,6 +117,7 @@ CREATE TABLE immutable_versions (
   PRIMARY KEY (type, id, version),
   FOREIGN KEY (type, id) REFERENCES immutable_records (type, id) ON DELETE CASCADE
 );
+CREATE INDEX immutable_versions_by_user ON immutable_versions (user_id) WHERE user_id IS NOT NULL;
 
 CREATE TABLE mutable_entries (
   namespace text COLLATE "C" NOT NULL,

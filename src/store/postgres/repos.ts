@@ -1,5 +1,5 @@
-// The repository interfaces of store/repos/ as the PostgreSQL store implements them: every method
-// answers a promise (the SQLite store's answer at once), and one set of them per transaction.
+// The repositories of store/repos/ as the PostgreSQL store implements them: one set per transaction,
+// over that transaction's connection.
 import type { Repos } from "../store";
 import type { Pg } from "./connection";
 import { PgMemoryRepo } from "./memory-repo";
@@ -13,14 +13,8 @@ import { PgGovernanceRepo } from "./governance-repo";
 import { PgInventoryRepo, PgRetentionRepo } from "./retention-repo";
 import { PgGraphRepo } from "./graph-repo";
 
-export type Async<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
-};
-
-export type PgRepos = { [K in keyof Repos]: Async<Repos[K]> };
-
 /** The repositories over one transaction; `writing`: rows read for an update are locked (FOR UPDATE). */
-export function reposOf(pg: Pg, writing: boolean): PgRepos {
+export function reposOf(pg: Pg, writing: boolean): Repos {
   return {
     memories: new PgMemoryRepo(pg, writing),
     search: new PgSearchRepo(pg),
