@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadConfig } from "~/config/load-config";
 import { buildServices } from "~/main";
 import { silentLogger } from "~/shared/logger";
+import { userScopeOf } from "~/shared/principal";
 import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
@@ -26,7 +27,9 @@ try {
   });
   const engine = await buildServices(config, { logger: silentLogger() });
   const add = (i: number) =>
-    engine.memory.add({ user_id: `user-${i % 3}`, memory: `Note ${i}: I prefer green tea with lemon in the morning` });
+    engine.memory.add(userScopeOf(config.orgId, `user-${i % 3}`), {
+      memory: `Note ${i}: I prefer green tea with lemon in the morning`,
+    });
   for (let i = 0; i < WARMUP; i++) await add(i);
   const { db } = engine.store as SqliteStore;
   // The measured adds must not be checkpointed away: no automatic checkpoint, start from an empty WAL.

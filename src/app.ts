@@ -14,6 +14,10 @@ import { sessionRoutes } from "./http/sessions.routes";
 import { docsRoutes, isDocsPath } from "./http/docs.routes";
 import { createMcpHandler } from "./mcp/mount";
 import { createOpenMemoryMount } from "./mcp/openmemory";
+import { adminRoutes } from "./http/admin.routes";
+import { makeAuthenticator } from "./http/auth";
+import { hidden, principalOf } from "./http/access";
+import { ACCESS } from "./identity/access";
 
 const OPEN_PATHS = new Set(["/health", "/v1/health"]);
 
@@ -26,13 +30,20 @@ export function createApp(s: Services) {
     governanceRoutes(s),
     graphRoutes(s),
     sessionRoutes(s),
+    adminRoutes(s),
   ];
   const app = router();
   installPipeline(app, {
     logger: s.logger,
     metrics,
     maxBodyBytes: s.config.maxBodyBytes,
-    auth: s.config.auth,
+    authenticate: makeAuthenticator({
+      enabled: s.config.auth.enabled,
+      apiKeys: s.config.auth.apiKeys,
+      homeOrg: s.config.orgId,
+      keys: s.keys,
+    }),
+    homeOrg: s.config.orgId,
     cors: s.config.cors,
     hostCheck: makeHostCheck({
       bindHost: s.config.host,
@@ -48,15 +59,24 @@ export function createApp(s: Services) {
   const openMemory = createOpenMemoryMount(s, mcp);
   // Root only (no /v1 twin); the pipeline has parsed a JSON body already, so it is handed over.
   // The MCP transports are not REST operations: they stay out of the OpenAPI document.
-  const hide = { detail: { hide: true } };
-  app.all("/mcp", ({ request, body }) => mcp(request, body), hide);
+  const hide = hidden(ACCESS.authenticated);
+  // Each tool call applies its own access rule to the request's principal (mcp/server.ts).
+  app.all("/mcp", ({ request, body }) => mcp(request, body, undefined, principalOf(request)), hide);
   // OpenMemory's URLs (SPEC §7): an OpenMemory client config works with only the host changed.
-  app.get("/mcp/:client/sse/:user", ({ request, params }) => openMemory.sse(request, params.client, params.user), hide);
-  app.post("/mcp/messages/", ({ request, body }) => openMemory.message(request, body), hide);
-  app.post("/mcp/:client/sse/:user/messages/", ({ request, body }) => openMemory.message(request, body), hide);
+  app.get(
+    "/mcp/:client/sse/:user",
+    ({ request, params }) => openMemory.sse(request, params.client, params.user, principalOf(request)),
+    hide,
+  );
+  app.post("/mcp/messages/", ({ request, body }) => openMemory.message(request, body, principalOf(request)), hide);
+  app.post(
+    "/mcp/:client/sse/:user/messages/",
+    ({ request, body }) => openMemory.message(request, body, principalOf(request)),
+    hide,
+  );
   app.all(
     "/mcp/:client/http/:user",
-    ({ request, body, params }) => openMemory.http(request, body, params.client, params.user),
+    ({ request, body, params }) => openMemory.http(request, body, params.client, params.user, principalOf(request)),
     hide,
   );
   for (const r of routes()) app.use(r);

@@ -22,6 +22,7 @@ import { ImmutableService } from "./layers/immutable.service";
 import { MutableService } from "./layers/mutable.service";
 import { GovernanceService } from "./governance/governance.service";
 import { SessionsService } from "./sessions/sessions.service";
+import { KeysService } from "./identity/keys.service";
 import { GraphService } from "./graph/graph.service";
 import { EmbeddedGraph } from "./graph/embedded-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
@@ -80,8 +81,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   // Every layer's writes earn, and its deletes honour, the minimum retention (SPEC §5.4).
   const floor = governance.policies;
   const conversations = new ConversationsService(store, clock, floor);
-  const immutable = new ImmutableService(store, clock, config.orgId, floor);
-  const mutable = new MutableService(store, clock, config.orgId, floor);
+  const immutable = new ImmutableService(store, clock, floor);
+  const mutable = new MutableService(store, clock, floor);
   const sessions = new SessionsService(store, clock, governance.policies);
   const facts = {
     extractor: new RuleFactExtractor(),
@@ -98,6 +99,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     erasure: governance.erasure,
   };
   const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
+  const keys = new KeysService(store, clock, logger, config.orgId);
   return {
     config,
     logger,
@@ -111,8 +113,10 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     governance,
     sessions,
     graph,
+    keys,
     close: once(async () => {
       await governance.close();
+      await keys.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
@@ -125,6 +129,23 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
 function once(fn: () => Promise<void>): () => Promise<void> {
   const run: { promise?: Promise<void> } = {};
   return () => (run.promise ??= fn());
+}
+
+/**
+ * The identity keys of a store without the rest of the engine (no model, no workers): `engram keys`,
+ * which may run while servers use the same store.
+ */
+export async function openKeys(config: Config): Promise<{ keys: KeysService; close(): Promise<void> }> {
+  const logger = loggerFor(config);
+  const store = await openSqliteStore({ path: config.storePath, ...connectionOptions(config), logger });
+  const keys = new KeysService(store, systemClock, logger, config.orgId);
+  return {
+    keys,
+    close: async () => {
+      await keys.close();
+      await store.close();
+    },
+  };
 }
 
 /** The logger the settings ask for: level, on or off, stderr or a file. */
@@ -225,6 +246,12 @@ export interface RunningServer {
 /** Starts serving; `stop()` finishes in-flight requests, then closes the database. */
 export async function startServer(config: Config, o: BuildOptions = {}): Promise<RunningServer> {
   const services = await buildServices(config, o);
+  try {
+    await checkSomeoneCanSignIn(config, services);
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
   const { handle, close: closeStreams } = createApp(services);
   const server = listen({
     hostname: config.host,
@@ -256,6 +283,18 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
         await services.close();
       })()),
   };
+}
+
+/**
+ * With auth on, a server needs a way in: a shared key (MCP_API_KEY), an identity key in the store
+ * (`engram keys create`, SPEC §8), or an OIDC issuer. Without any, every request would be a 401.
+ */
+async function checkSomeoneCanSignIn(config: Config, services: Engine): Promise<void> {
+  if (!config.auth.enabled || config.auth.apiKeys.length > 0 || (await services.keys.usableCount()) > 0) return;
+  throw new ConfigError(
+    "MCP_API_KEY: auth is on but nothing can sign in: pass --api-key=<key>, set MCP_API_KEY, or create a key " +
+      "first with `engram keys create --org <org> --role admin` on this store",
+  );
 }
 
 /** The seed's programmatic API: createServer(options) → { url, port, stop() }. */

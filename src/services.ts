@@ -9,6 +9,7 @@ import type { MutableService } from "~/layers/mutable.service";
 import type { GovernanceService } from "~/governance/governance.service";
 import type { GraphService } from "~/graph/graph.service";
 import type { SessionsService } from "~/sessions/sessions.service";
+import type { KeysService } from "~/identity/keys.service";
 
 export interface Services {
   config: Config;
@@ -22,4 +23,5 @@ export interface Services {
   governance: GovernanceService;
   graph: GraphService;
   sessions: SessionsService;
+  keys: KeysService;
 }

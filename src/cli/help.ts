@@ -16,6 +16,10 @@ export const COMMANDS: [string, string][] = [
     "--from openmemory FILE: import an OpenMemory export (zip, memories.json, .jsonl.gz) or mem0's get_all JSON",
   ],
   ["doctor", "Check this machine: platform, SQLite, vector index, model, store; --json for a report"],
+  [
+    "keys",
+    "create --org O --role admin|member|reader [--user U] [--agent A] [--name N] [--expires 90d] | list [--org O] | revoke ID: identity keys",
+  ],
   ["version", "Print the version"],
 ];
 

@@ -7,6 +7,7 @@ import { AppError } from "~/shared/errors";
 import { ZipError } from "~/shared/zip";
 import { ExportFormatError, readOpenMemoryExport, type ImportRecord } from "~/memory/openmemory-export";
 import { EXIT } from "./exit-codes";
+import { userScopeOf } from "~/shared/principal";
 
 export const IMPORT_SOURCES = ["openmemory"] as const;
 export const IMPORT_USAGE = "usage: engram import --from openmemory FILE [--user-id=ID] [--dry-run] [--store-url=…]";
@@ -79,8 +80,10 @@ async function write(engine: Engine, records: ImportRecord[]): Promise<number> {
       continue;
     }
     try {
-      const input = { memory: r.text, user_id: r.userId, agent_id: r.agentId, metadata: r.metadata };
-      await engine.memory.add(input, { createdAt: r.createdAt, updatedAt: r.updatedAt });
+      // The operator imports for each user of the store's organization.
+      const scope = userScopeOf(engine.config.orgId, r.userId);
+      const input = { memory: r.text, agent_id: r.agentId, metadata: r.metadata };
+      await engine.memory.add(scope, input, { createdAt: r.createdAt, updatedAt: r.updatedAt });
       seen.add(r.sourceId);
       imported++;
     } catch (e) {
@@ -97,7 +100,10 @@ async function write(engine: Engine, records: ImportRecord[]): Promise<number> {
 async function importedIds(engine: Engine, userId: string): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let cursor: string | undefined; ; ) {
-    const page = await engine.memory.list({ user_id: userId, limit: 1000, ...(cursor ? { cursor } : {}) });
+    const page = await engine.memory.list(userScopeOf(engine.config.orgId, userId), {
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
+    });
     for (const m of page.results) if (typeof m.metadata.openmemory_id === "string") ids.add(m.metadata.openmemory_id);
     if (!page.next_cursor) return ids;
     cursor = page.next_cursor;

@@ -11,6 +11,7 @@ import { buildModel, reindex } from "./maintenance";
 import { check, repair } from "./store-commands";
 import { IMPORT_USAGE, importCommand, parseImportArgs } from "./import";
 import { doctor } from "./doctor";
+import { KEYS_USAGE, keysCommand, parseKeysArgs } from "./keys";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -41,8 +42,14 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   const json = command === "doctor" && args.includes("--json");
+  const keys = command === "keys" ? parseKeysArgs(args) : null;
+  if (typeof keys === "string") {
+    console.error(`engram keys: ${keys}\n${KEYS_USAGE}`);
+    return EXIT.USAGE;
+  }
   try {
-    const config = loadConfig({ argv: imported?.rest ?? args.filter((a) => !switches.has(a)), env: process.env });
+    const argv = imported?.rest ?? keys?.rest ?? args.filter((a) => !switches.has(a));
+    const config = loadConfig({ argv, env: process.env });
     switch (command) {
       case "serve":
         return await serve(config);
@@ -61,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
         return await importCommand(config, imported!);
       case "doctor":
         return await doctor(config, { json });
+      case "keys":
+        return await keysCommand(config, keys!);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;

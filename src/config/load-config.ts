@@ -114,8 +114,6 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 /** Checks across settings. */
 function check(c: Config): void {
-  if (c.auth.enabled && c.auth.apiKeys.length === 0)
-    throw new ConfigError("MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY");
   if (!LOOPBACK.test(c.host) && !c.auth.enabled && !c.allowRemoteUnauthenticated)
     throw new ConfigError(
       `MCP_HOST: refusing to listen on non-loopback '${c.host}' without auth; enable --auth or pass --allow-remote-unauthenticated`,

@@ -2,6 +2,7 @@
 // stores use (`Static<...>`), with descriptions that become the OpenAPI document.
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
+import { userIdField } from "~/shared/user-field";
 
 export const MAX_TRAVERSE_DEPTH = 10;
 export const MAX_TRAVERSE_LIMIT = 1000;
@@ -13,11 +14,7 @@ const ANN = { type: "person", id: "ann", name: "Ann", properties: { role: "engin
 const OSLO = { type: "place", id: "oslo", name: "Oslo", properties: {} };
 const LIVES_IN = { from: { type: "person", id: "ann" }, type: "LIVES_IN", to: { type: "place", id: "oslo" } };
 
-const UserId = Type.String({
-  minLength: 1,
-  maxLength: 256,
-  description: "Owner of the graph; every read and write is confined to it",
-});
+const UserId = userIdField("Owner of the graph; every read and write is confined to it");
 
 export const EntityTypeField = Type.String({
   minLength: 1,

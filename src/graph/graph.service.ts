@@ -6,6 +6,7 @@ import type { EntityExtractor } from "./extract";
 import { ingestMemory } from "./ingest";
 import { MirroredGraph } from "./mirrored-graph";
 import { AppError } from "~/shared/errors";
+import type { UserScope } from "~/shared/principal";
 import {
   DEFAULT_FIND_LIMIT,
   DEFAULT_TRAVERSE_DEPTH,
@@ -27,26 +28,27 @@ export class GraphService {
     private readonly logger: Logger,
   ) {}
 
-  async upsertEntities(body: UpsertEntitiesBody): Promise<UpsertEntitiesResponse> {
-    return { success: true as const, entities: await this.store.upsertEntities(body.user_id, body.entities) };
+  async upsertEntities(scope: UserScope, body: UpsertEntitiesBody): Promise<UpsertEntitiesResponse> {
+    return { success: true as const, entities: await this.store.upsertEntities(scope.userId, body.entities) };
   }
 
-  async upsertRelationships(body: UpsertRelationshipsBody): Promise<UpsertRelationshipsResponse> {
+  async upsertRelationships(scope: UserScope, body: UpsertRelationshipsBody): Promise<UpsertRelationshipsResponse> {
     return {
       success: true as const,
-      relationships: await this.store.upsertRelationships(body.user_id, body.relationships),
+      relationships: await this.store.upsertRelationships(scope.userId, body.relationships),
     };
   }
 
-  async findEntities(q: FindEntitiesQuery): Promise<FindEntitiesResponse> {
+  async findEntities(scope: UserScope, q: FindEntitiesQuery): Promise<FindEntitiesResponse> {
+    const limit = q.limit ?? DEFAULT_FIND_LIMIT;
     return {
       success: true as const,
-      results: await this.store.findEntities(q.user_id, { q: q.q, type: q.type, limit: q.limit ?? DEFAULT_FIND_LIMIT }),
+      results: await this.store.findEntities(scope.userId, { q: q.q, type: q.type, limit }),
     };
   }
 
-  async traverse(body: TraverseBody): Promise<TraverseResponse> {
-    const r = await this.store.traverse(body.user_id, {
+  async traverse(scope: UserScope, body: TraverseBody): Promise<TraverseResponse> {
+    const r = await this.store.traverse(scope.userId, {
       start: body.start,
       relationships: body.relationships,
       maxDepth: body.max_depth ?? DEFAULT_TRAVERSE_DEPTH,

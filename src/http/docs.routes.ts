@@ -4,6 +4,8 @@
 import { router } from "./router";
 import { openApiDocument, type RouteEntry } from "./openapi";
 import { docsPage } from "./docs-page";
+import { hidden } from "./access";
+import { ACCESS } from "~/identity/access";
 
 export const DOCS_PATH = "/swagger";
 
@@ -11,7 +13,7 @@ export const DOCS_PATH = "/swagger";
 export const docsRoutes = (routes: () => readonly RouteEntry[], version: string) => {
   let json: string | undefined;
   const page = docsPage(DOCS_PATH);
-  const hide = { detail: { hide: true } };
+  const hide = hidden(ACCESS.public);
   return router()
     .get(
       `${DOCS_PATH}/json`,

@@ -24,11 +24,13 @@ import {
   TemplatePath,
 } from "~/governance/operations.schema";
 import { getTemplate } from "~/governance/templates";
+import { ACCESS, type Access } from "~/identity/access";
 
 type Input = NonNullable<RouteSpec["governance"]>;
-type Extra = Pick<RouteSpec, "description" | "examples" | "errors" | "writes">;
+type Extra = Pick<RouteSpec, "description" | "examples" | "errors" | "writes"> & { access?: Access };
+/** Governance needs an admin key (SPEC §8), except reading policies and templates. */
 const doc = (summary: string, governance: Input, response: RouteSpec["response"], more: Extra = {}) =>
-  spec({ tag: "governance", summary, governance, response, ...more });
+  spec({ tag: "governance", summary, governance, response, access: ACCESS.admin, ...more });
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 // A whole policy is long: its examples are the built-in templates, not copies written here.
 const GDPR = { organizationId: "acme", ...getTemplate("GDPR") };
@@ -56,6 +58,7 @@ export const governanceRoutes = (s: Services) =>
       ({ query }) => s.governance.getPolicy(scopeOf(query)),
       doc("The effective policy of a scope (none = global defaults)", { query: PolicyQuery }, GovernancePolicy, {
         examples: { response: GDPR },
+        access: ACCESS.orgRead,
       }),
     )
     .delete(
@@ -84,6 +87,7 @@ export const governanceRoutes = (s: Services) =>
       ({ params }) => s.governance.getTemplate(params.name),
       doc("A compliance template (GDPR, HIPAA, SOC2, FINRA)", { params: TemplatePath }, PolicyTemplate, {
         examples: { response: getTemplate("GDPR") },
+        access: ACCESS.orgRead,
       }),
     )
     .post(

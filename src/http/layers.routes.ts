@@ -21,6 +21,8 @@ import {
   PutMutableInput,
 } from "~/layers/layers.schema";
 import { spec, type RouteSpec } from "./route-spec";
+import { orgScopeOf, userScopeOf } from "./access";
+import { ACCESS } from "~/identity/access";
 
 type Spec = Omit<RouteSpec, "tag" | "summary">;
 const conversations = <const S extends Spec>(summary: string, s: S) => spec({ tag: "conversations", summary, ...s });
@@ -31,86 +33,111 @@ export const layerRoutes = (s: Services) =>
   router()
     .post(
       "/conversations",
-      ({ body }) => s.conversations.create(body),
-      conversations("Start a conversation", { body: CreateConversationInput, response: ConversationResponse }),
+      ({ body, request }) => s.conversations.create(userScopeOf(request), body),
+      conversations("Start a conversation", {
+        body: CreateConversationInput,
+        response: ConversationResponse,
+        access: ACCESS.userWrite,
+      }),
     )
     .post(
       "/conversations/:id/messages",
-      ({ params, body }) => s.conversations.append(params.id, body),
+      ({ params, body, request }) => s.conversations.append(userScopeOf(request), params.id, body),
       conversations("Append messages (append-only)", {
         description: "An archived conversation is read-only: 409 CONFLICT.",
         params: ConversationPath,
         body: AppendMessagesInput,
         response: ConversationResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
       }),
     )
     .get(
       "/conversations/:id",
-      ({ params, query }) => s.conversations.get({ id: params.id, user_id: query.user_id }),
+      ({ params, request }) => s.conversations.get(userScopeOf(request), params.id),
       conversations("A conversation with its messages", {
         params: ConversationPath,
         query: ConversationUser,
         response: ConversationResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.userRead,
       }),
     )
     .get(
       "/conversations",
-      ({ query }) => s.conversations.list(query),
+      ({ query, request }) => s.conversations.list(userScopeOf(request), query),
       conversations("A user's conversations, newest first", {
         query: ListConversationsInput,
         response: ConversationListResponse,
+        access: ACCESS.userRead,
       }),
     )
     .put(
       "/immutable/:type/:id",
-      ({ params, body }) => s.immutable.put(params.type, params.id, body),
+      ({ params, body, request }) => s.immutable.put(orgScopeOf(request), params.type, params.id, body),
       immutable("Write a new version of a record", {
-        description: "A record of the same type and id in another organization: 409 CONFLICT.",
+        description: "Records belong to the organization: writing one needs an admin key.",
         params: ImmutableKey,
         body: PutImmutableInput,
         response: ImmutablePutResponse,
         errors: ["CONFLICT"],
+        access: ACCESS.admin,
       }),
     )
     .get(
       "/immutable/:type/:id",
-      ({ params, query }) => s.immutable.get(params.type, params.id, query.version),
+      ({ params, query, request }) => s.immutable.get(orgScopeOf(request), params.type, params.id, query.version),
       immutable("The current (or a given) version of a record", {
+        description: "Any key of the organization; a record of another user is 404 for member and reader keys.",
         params: ImmutableKey,
         query: GetImmutableQuery,
         response: ImmutableRecordResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.orgRead,
         writes: true, // accessed_at, for purgeUnusedAfter
       }),
     )
     .get(
       "/immutable/:type/:id/versions",
-      ({ params }) => s.immutable.versions(params.type, params.id),
+      ({ params, request }) => s.immutable.versions(orgScopeOf(request), params.type, params.id),
       immutable("All versions of a record, newest first", {
         params: ImmutableKey,
         response: ImmutableVersionsResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.orgRead,
         writes: true,
       }),
     )
     .put(
       "/mutable/:namespace/:key",
-      ({ params, body }) => s.mutable.put(params.namespace, params.key, body),
+      ({ params, body, request }) => s.mutable.put(orgScopeOf(request), params.namespace, params.key, body),
       mutable("Set a key (optional ttl or expiresAt)", {
+        description: "Keys belong to the organization: writing one needs an admin key.",
         params: MutableKey,
         body: PutMutableInput,
         response: MutableResponse,
+        access: ACCESS.admin,
       }),
     )
     .get(
       "/mutable/:namespace/:key",
-      ({ params }) => s.mutable.get(params.namespace, params.key),
-      mutable("Read a key", { params: MutableKey, response: MutableResponse, errors: ["NOT_FOUND"], writes: true }),
+      ({ params, request }) => s.mutable.get(orgScopeOf(request), params.namespace, params.key),
+      mutable("Read a key", {
+        description: "Any key of the organization; a key of another user is 404 for member and reader keys.",
+        params: MutableKey,
+        response: MutableResponse,
+        errors: ["NOT_FOUND"],
+        writes: true,
+        access: ACCESS.orgRead,
+      }),
     )
     .delete(
       "/mutable/:namespace/:key",
-      ({ params }) => s.mutable.delete(params.namespace, params.key),
-      mutable("Delete a key", { params: MutableKey, response: MutableDeleteResponse, errors: ["NOT_FOUND"] }),
+      ({ params, request }) => s.mutable.delete(orgScopeOf(request), params.namespace, params.key),
+      mutable("Delete a key", {
+        params: MutableKey,
+        response: MutableDeleteResponse,
+        errors: ["NOT_FOUND"],
+        access: ACCESS.admin,
+      }),
     );

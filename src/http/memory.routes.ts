@@ -3,6 +3,8 @@ import { router } from "./router";
 import type { Services } from "~/services";
 import { spec, type RouteSpec } from "./route-spec";
 import { queryConverter } from "./query";
+import { userScopeOf } from "./access";
+import { ACCESS } from "~/identity/access";
 import {
   AddMemoriesInput,
   AddResponse,
@@ -25,21 +27,23 @@ const toQuery = queryConverter(MemoryRef);
 
 export const memoryRoutes = (s: Services) =>
   router()
-    .post("/add_memories", ({ body }) => s.memory.add(body), {
+    .post("/add_memories", ({ body, request }) => s.memory.add(userScopeOf(request), body), {
       ...doc({
         summary: "Store memories",
         description: "Exactly one of `memory` or `messages`.",
         body: AddMemoriesInput,
         response: AddResponse,
+        access: ACCESS.userWrite,
       }),
     })
     .post(
       "/search_memory",
-      async ({ body }) => {
+      async ({ body, request }) => {
         const t0 = performance.now();
-        const out = await s.memory.searchMemories(body);
+        const scope = userScopeOf(request);
+        const out = await s.memory.searchMemories(scope, body);
         s.logger.debug("search", {
-          user: body.user_id,
+          user: scope.userId,
           query: body.query,
           results: out.results.length,
           ms: Number((performance.now() - t0).toFixed(2)),
@@ -53,45 +57,55 @@ export const memoryRoutes = (s: Services) =>
         response: SearchResponse,
         errors: ["UNAVAILABLE"],
         writes: false,
+        access: ACCESS.userRead,
       }),
     )
     .get(
       "/list_memories",
-      ({ query }) => s.memory.list(query),
+      ({ query, request }) => s.memory.list(userScopeOf(request), query),
       doc({
         summary: "List recent memories",
         description: "Newest first; pass next_cursor as cursor for the next page.",
         query: ListMemoriesInput,
         response: ListResponse,
+        access: ACCESS.userRead,
       }),
     )
     .post(
       "/delete_all_memories",
-      ({ body }) => s.memory.deleteAll(body),
+      ({ body, request }) => s.memory.deleteAll(userScopeOf(request), body),
       doc({
         summary: "Delete all of a user's memories",
         description: "cascade: erase every layer (except what policy must retain).",
         body: DeleteAllInput,
         response: DeleteResponse,
+        access: ACCESS.userWrite,
       }),
     )
     .get(
       "/get_memory",
-      ({ query }) => s.memory.get(query),
-      doc({ summary: "Get one memory", query: MemoryRef, response: MemoryResponse, errors: ["NOT_FOUND"] }),
+      ({ query, request }) => s.memory.get(userScopeOf(request), query),
+      doc({
+        summary: "Get one memory",
+        query: MemoryRef,
+        response: MemoryResponse,
+        errors: ["NOT_FOUND"],
+        access: ACCESS.userRead,
+      }),
     )
     .post(
       "/update_memory",
-      ({ body }) => s.memory.update(body),
+      ({ body, request }) => s.memory.update(userScopeOf(request), body),
       doc({
         summary: "Update one memory",
         description: "Keeps the previous text as a version. A concurrent update of the same memory: 409, retry.",
         body: UpdateMemoryInput,
         response: MemoryResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
       }),
     )
-    .delete("/delete_memory", ({ query }) => s.memory.delete(query), {
+    .delete("/delete_memory", ({ query, request }) => s.memory.delete(userScopeOf(request), query), {
       ...doc({
         summary: "Delete one memory",
         description:
@@ -99,6 +113,7 @@ export const memoryRoutes = (s: Services) =>
         query: MemoryRef,
         response: DeleteResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
       }),
       // The fields of a JSON body join the query before validation; the query wins a clash.
       transform: ({ query, body }) => {
@@ -110,12 +125,13 @@ export const memoryRoutes = (s: Services) =>
     })
     .get(
       "/memories/:id/versions",
-      ({ params, query }) => s.memory.versions({ memory_id: params.id, user_id: query.user_id }),
+      ({ params, request }) => s.memory.versions(userScopeOf(request), { memory_id: params.id }),
       doc({
         summary: "A memory's versions, newest first",
         params: MemoryPath,
         query: UserQuery,
         response: VersionsResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.userRead,
       }),
     );

@@ -9,6 +9,7 @@ import * as graph from "~/graph/graph.schema";
 import * as policy from "~/governance/policy.schema";
 import * as operations from "~/governance/operations.schema";
 import * as system from "./system.schema";
+import * as keys from "~/identity/keys.schema";
 
 const envelope = (code: string, error: string, field?: string) => ({
   success: false,
@@ -90,11 +91,12 @@ export const TAGS = [
   { name: "graph", description: "Entities and relationships per user (SPEC §6)." },
   { name: "sessions", description: "Session lifecycle driven by the policy (SPEC §5.8)." },
   { name: "system", description: "Health and metrics." },
+  { name: "admin", description: "Identity keys of the organization (SPEC §8): create, list, revoke. Admin keys only." },
 ];
 
 /** Exported schemas by identity → export name: a body or answer that is one of them becomes a $ref. */
 export const NAMED_SCHEMAS = new Map<TSchema, string>();
-for (const mod of [memory, layers, sessions, graph, policy, operations, system])
+for (const mod of [memory, layers, sessions, graph, policy, operations, system, keys])
   for (const [name, value] of Object.entries(mod))
     if (value && typeof value === "object" && Kind in value && !NAMED_SCHEMAS.has(value as TSchema))
       NAMED_SCHEMAS.set(value as TSchema, name);

@@ -24,8 +24,9 @@ export function errorsOf(s: RouteSpec, method: string): Code[] {
   if (s.governance) codes.add("GOVERNANCE");
   if (s.body || s.governance?.body)
     for (const c of ["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(c);
-  if (!s.open) codes.add("UNAUTHORIZED");
-  // The pipeline checks Host and Origin on every request (http/host-check.ts).
+  if (s.access.kind !== "public") codes.add("UNAUTHORIZED");
+  // The pipeline checks Host and Origin on every request (http/host-check.ts), and every rule but
+  // `public` may refuse a key's role or binding (SPEC §8).
   codes.add("FORBIDDEN");
   for (const c of s.errors ?? []) codes.add(c);
   if (s.writes ?? method !== "GET") codes.add("STORAGE_FULL");
@@ -110,7 +111,8 @@ function operation(r: RouteEntry, s: RouteSpec, used: Map<string, TSchema>): Jso
         }
       : {}),
     responses: { 200: { description: "OK", content: ok }, ...errorResponses(s, r.method) },
-    security: s.open ? [] : [{ bearer: [] }],
+    security: s.access.kind === "public" ? [] : [{ bearer: [] }],
+    "x-engram-access": s.access.kind === "user" ? (s.access.write ? "user-write" : "user-read") : s.access.kind,
   };
 }
 
@@ -166,7 +168,8 @@ export function openApiDocument(routes: readonly RouteEntry[], version: string) 
         bearer: {
           type: "http",
           scheme: "bearer",
-          description: "An API key (MCP_API_KEY), required when the server runs with --auth.",
+          description:
+            "Required when the server runs with --auth: a shared key (MCP_API_KEY, an admin of the server's organization), an identity key (egk_…, bound to an organization, a role and optionally a user and an agent), or an OIDC token of the configured issuer. `x-engram-access` on each operation says who may call it: public, authenticated, user-read / user-write (an admin for any user of its organization; member and reader keys only as their own user; readers never write), org (any role reads), admin, operator (an admin of the server's own organization).",
         },
       },
     },

@@ -6,7 +6,8 @@ import { AppError } from "~/shared/errors";
 import type { Logger } from "~/shared/logger";
 import { mayHoldLoneSurrogate, wellFormed } from "~/shared/well-formed";
 import { errorResponse, fromElysia, internalError } from "./errors";
-import { makeKeyCheck } from "./auth";
+import type { Authentication } from "./auth";
+import { installAccess, setPrincipal } from "./access";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
 import { readBodyText } from "./read-body";
@@ -16,11 +17,14 @@ export interface PipelineOptions {
   logger: Logger;
   metrics: RequestMetrics;
   maxBodyBytes: number;
-  auth: { enabled: boolean; apiKeys: string[] };
+  /** The principal of a request's Authorization header, or the 401 to answer (http/auth.ts). */
+  authenticate: (authorization: string | null) => Authentication;
+  /** The store's own organization (ENGRAM_ORG_ID). */
+  homeOrg: string;
   cors: { enabled: boolean; origins: string[] };
   /** DNS-rebinding protection (host-check.ts): the error for a request whose Host or Origin is not ours. */
   hostCheck: (request: Request) => AppError | null;
-  /** Paths that never need auth. */
+  /** Paths that never need auth (their routes' rule is `public`). */
   open: (path: string) => boolean;
 }
 
@@ -39,7 +43,6 @@ const answer = (req: Request, res: Response) => (statusOf.set(req, res.status), 
 const CLOSE = { connection: "close" };
 
 export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, o: PipelineOptions) {
-  const keyOk = makeKeyCheck(o.auth.apiKeys);
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `request body exceeds ${o.maxBodyBytes} bytes`);
   const originOk = makeOriginCheck(o.cors.origins);
   const corsFor = (req: Request): Record<string, string> => {
@@ -90,6 +93,13 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     return internalError(error, o.logger, request);
   }
 
+  /** Keeps the principal for the access rules (http/access.ts), or answers the 401. */
+  const admit = (request: Request, who: Awaited<Authentication>, cors: Record<string, string>) => {
+    if (who instanceof AppError) return answer(request, errorResponse(who, cors));
+    setPrincipal(request, who);
+  };
+
+  installAccess(app, { homeOrg: o.homeOrg });
   return app
     .onRequest(({ request, set }) => {
       const foreign = o.hostCheck(request);
@@ -118,14 +128,10 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
             cors,
           ),
         );
-      if (o.auth.enabled && !o.open(path) && !keyOk(request.headers.get("authorization")))
-        return answer(
-          request,
-          errorResponse(
-            new AppError("UNAUTHORIZED", "missing or invalid API key; send Authorization: Bearer <key>"),
-            cors,
-          ),
-        );
+      if (o.open(path)) return;
+      const who = o.authenticate(request.headers.get("authorization"));
+      if (who instanceof Promise) return who.then((p) => admit(request, p, cors));
+      return admit(request, who, cors);
     })
     .onParse(async ({ request }) => {
       if (!isJson(request.headers.get("content-type"))) return;

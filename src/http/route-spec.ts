@@ -2,6 +2,7 @@
 // builds the route's OpenAPI operation from the same object. A route without one fails the OpenAPI test.
 import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import type { AppErrorCode } from "~/shared/errors";
+import type { Access } from "~/identity/access";
 import { queryConverter } from "./query";
 
 /** Where the spec sits in a route's `detail` (an OpenAPI extension name, so the plain detail stays valid). */
@@ -31,8 +32,11 @@ export interface RouteSpec {
   examples?: { body?: unknown; response?: unknown };
   /** Errors of this route beyond those its shape implies (see openapi.ts: errorsOf). */
   errors?: readonly AppErrorCode[];
-  /** Answers without auth. */
-  open?: boolean;
+  /**
+   * Who may call it (SPEC §8; identity/access.ts): required, so a route cannot exist without a rule. The
+   * pipeline applies it to every request (http/access.ts) and the OpenAPI document states it.
+   */
+  access: Access;
   /** Writes to the store, so a full disk answers 507 STORAGE_FULL. Default: every method but GET. */
   writes?: boolean;
 }

@@ -13,6 +13,8 @@ import {
   SweepInput,
 } from "~/sessions/sessions.schema";
 import { spec, type RouteSpec } from "./route-spec";
+import { userScopeOf } from "./access";
+import { ACCESS } from "~/identity/access";
 
 const doc = <const S extends Omit<RouteSpec, "tag" | "summary">>(summary: string, s: S) =>
   spec({ tag: "sessions", summary, ...s });
@@ -22,12 +24,13 @@ export const sessionRoutes = (s: Services) =>
   router()
     .post(
       "/sessions",
-      ({ body }) => s.sessions.create(body),
+      ({ body, request }) => s.sessions.create(userScopeOf(request), body),
       doc("Start a session", {
         description: "Over limits.maxActiveSessions or limits.maxSessionsPerDevice → 409 CONFLICT.",
         body: CreateSessionInput,
         response: SessionResponse,
         errors: ["CONFLICT"],
+        access: ACCESS.userWrite,
       }),
     )
     .post(
@@ -38,6 +41,7 @@ export const sessionRoutes = (s: Services) =>
         body: SweepInput,
         optionalBody: true,
         response: ExpireIdleResponse,
+        access: ACCESS.admin,
       }),
     )
     .post(
@@ -48,41 +52,51 @@ export const sessionRoutes = (s: Services) =>
         body: SweepInput,
         optionalBody: true,
         response: CleanupResponse,
+        access: ACCESS.admin,
       }),
     )
     .get(
       "/sessions",
-      ({ query }) => s.sessions.list(query),
-      doc("A user's sessions, newest first", { query: ListSessionsInput, response: SessionListResponse }),
+      ({ query, request }) => s.sessions.list(userScopeOf(request), query),
+      doc("A user's sessions, newest first", {
+        query: ListSessionsInput,
+        response: SessionListResponse,
+        access: ACCESS.userRead,
+      }),
     )
     .get(
       "/sessions/:id",
-      ({ params, query }) => s.sessions.get({ id: params.id, user_id: query.user_id }),
+      ({ params, request }) => s.sessions.get(userScopeOf(request), params.id),
       doc("One session with its current state", {
         params: SessionPath,
         query: SessionUserInput,
         response: SessionResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.userRead,
       }),
     )
     .post(
       "/sessions/:id/touch",
-      ({ params, body }) => s.sessions.touch(params.id, body),
+      ({ params, request }) => s.sessions.touch(userScopeOf(request), params.id),
       doc("Record activity", {
         description: "Idle → active; with autoExtend, expires_at = max(expires_at, now + maxDuration). Ended → 409.",
         params: SessionPath,
         body: SessionUserInput,
+        optionalBody: true,
         response: SessionResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
       }),
     )
     .post(
       "/sessions/:id/end",
-      ({ params, body }) => s.sessions.end(params.id, body),
+      ({ params, request }) => s.sessions.end(userScopeOf(request), params.id),
       doc("End a session (an ended one is returned unchanged)", {
         params: SessionPath,
         body: SessionUserInput,
+        optionalBody: true,
         response: SessionResponse,
         errors: ["NOT_FOUND"],
+        access: ACCESS.userWrite,
       }),
     );

@@ -5,6 +5,7 @@ import type { RequestMetrics } from "./metrics";
 import { prometheusText } from "./metrics-exposition";
 import { PROMETHEUS_CONTENT_TYPE } from "./prometheus";
 import { spec } from "./route-spec";
+import { ACCESS } from "~/identity/access";
 import { HealthResponse, MetricsResponse } from "./system.schema";
 
 export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
@@ -31,7 +32,7 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
         summary: "Server health",
         description: "Never needs auth.",
         response: HealthResponse,
-        open: true,
+        access: ACCESS.public,
       }),
     )
     .get(
@@ -48,7 +49,9 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
       spec({
         tag: "system",
         summary: "Server statistics (JSON, or Prometheus text with Accept: text/plain)",
+        description: "Counts across the whole server: an admin key of the server's own organization (ENGRAM_ORG_ID).",
         response: MetricsResponse,
+        access: ACCESS.operator,
         text: {
           mediaType: "text/plain",
           description:

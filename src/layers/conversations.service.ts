@@ -4,11 +4,11 @@ import type { ConversationRow, Repos, Store } from "~/store/store";
 import { iso, isoOrNull, type Clock } from "~/shared/clock";
 import { AppError, notFound } from "~/shared/errors";
 import { newId } from "~/shared/ids";
+import type { UserScope } from "~/shared/principal";
 import { decodeCursor, encodeCursor } from "~/memory/cursor";
 import type { ConversationRecorder, RetentionFloor } from "~/memory/memory-hooks";
 import type {
   AppendMessagesInput,
-  ConversationRef,
   CreateConversationInput,
   ListConversationsInput,
   ConversationResponse,
@@ -55,38 +55,38 @@ export class ConversationsService implements ConversationRecorder {
     return id;
   }
 
-  async create(input: CreateConversationInput): Promise<ConversationResponse> {
+  async create(scope: UserScope, input: CreateConversationInput): Promise<ConversationResponse> {
     const now = this.clock.now();
     const id = await this.store.write((tx) =>
       this.record(tx, {
-        userId: input.user_id,
-        agentId: input.agent_id ?? DEFAULT_SPACE,
+        userId: scope.userId,
+        agentId: scope.agentId ?? input.agent_id ?? DEFAULT_SPACE,
         sessionId: input.session_id,
         messages: input.messages ?? [],
         now,
       }),
     );
-    return this.get({ id, user_id: input.user_id });
+    return this.get(scope, id);
   }
 
-  async append(id: string, input: AppendMessagesInput): Promise<ConversationResponse> {
+  async append(scope: UserScope, id: string, input: AppendMessagesInput): Promise<ConversationResponse> {
     await this.store.write(async (tx) => {
-      const c = await this.mustGet({ id, user_id: input.user_id }, tx);
+      const c = await this.mustGet(scope, id, tx);
       if (c.archived_at !== null)
         throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
       const now = this.clock.now();
       await tx.conversations.append(id, input.messages, now, await this.earned(c.memory_space_id, now, tx));
     });
-    return this.get({ id, user_id: input.user_id });
+    return this.get(scope, id);
   }
 
   private async earned(space: string, now: number, tx: Repos): Promise<number | null> {
     return (await this.floor.retainUntil({ memorySpaceId: space }, now, tx)) ?? null;
   }
 
-  get(ref: ConversationRef): Promise<ConversationResponse> {
+  get(scope: UserScope, id: string): Promise<ConversationResponse> {
     return this.store.read(async (r) => {
-      const c = await this.mustGet(ref, r);
+      const c = await this.mustGet(scope, id, r);
       const messages = await r.conversations.messages(c.id);
       return {
         success: true as const,
@@ -96,12 +96,12 @@ export class ConversationsService implements ConversationRecorder {
     });
   }
 
-  async list(input: ListConversationsInput): Promise<ConversationListResponse> {
+  async list(scope: UserScope, input: ListConversationsInput): Promise<ConversationListResponse> {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
     const { rows, total } = await this.store.read(async (r) => ({
-      rows: await r.conversations.page(input.user_id, limit + 1, after),
-      total: await r.conversations.count(input.user_id),
+      rows: await r.conversations.page(scope.userId, limit + 1, after),
+      total: await r.conversations.count(scope.userId),
     }));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
@@ -114,9 +114,10 @@ export class ConversationsService implements ConversationRecorder {
     };
   }
 
-  private async mustGet(ref: ConversationRef, r: Repos): Promise<ConversationRow> {
-    const c = await r.conversations.get(ref.user_id, ref.id);
-    if (!c) throw notFound("conversation", ref.id);
+  /** The user's conversation; one of another agent's space is missing for a key bound to an agent. */
+  private async mustGet(scope: UserScope, id: string, r: Repos): Promise<ConversationRow> {
+    const c = await r.conversations.get(scope.userId, id);
+    if (!c || (scope.agentId !== undefined && c.memory_space_id !== scope.agentId)) throw notFound("conversation", id);
     return c;
   }
 }

@@ -3,6 +3,7 @@
 import type { ImmutableRow, ImmutableVersionRow, Repos, Store } from "~/store/store";
 import { type Clock, iso } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
+import type { OrgScope } from "~/shared/principal";
 import type { RetentionFloor } from "~/memory/memory-hooks";
 import type {
   PutImmutableInput,
@@ -17,12 +18,11 @@ export class ImmutableService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly orgId: string,
     /** The minimum retention each version earns when written (SPEC §5.4). */
     private readonly floor: RetentionFloor,
   ) {}
 
-  async put(type: string, id: string, input: PutImmutableInput): Promise<ImmutablePutResponse> {
+  async put(scope: OrgScope, type: string, id: string, input: PutImmutableInput): Promise<ImmutablePutResponse> {
     if (input.data === undefined) throw validationError("data", "data is required");
     const data = JSON.stringify(input.data);
     if (Buffer.byteLength(data) > MAX_DATA_BYTES)
@@ -30,25 +30,25 @@ export class ImmutableService {
     const now = this.clock.now();
     const version = await this.store.write(async (tx) => {
       const owner = await tx.immutable.owner(type, id);
-      if (owner !== null && owner !== this.orgId)
+      if (owner !== null && owner !== scope.org)
         throw new AppError("CONFLICT", `record ${type}/${id} belongs to another organization`);
       return tx.immutable.put({
-        orgId: this.orgId,
+        orgId: scope.org,
         type,
         id,
         userId: input.user_id ?? null,
         data,
         metadata: JSON.stringify(input.metadata ?? {}),
         now,
-        retainUntil: (await this.floor.retainUntil({ organizationId: this.orgId }, now, tx)) ?? null,
+        retainUntil: (await this.floor.retainUntil({ organizationId: scope.org }, now, tx)) ?? null,
       });
     });
     return { success: true as const, type, id, version, created_at: iso(now) };
   }
 
-  async get(type: string, id: string, version?: number): Promise<ImmutableRecordResponse> {
+  async get(scope: OrgScope, type: string, id: string, version?: number): Promise<ImmutableRecordResponse> {
     const { head, v } = await this.store.read(async (r) => {
-      const head = await this.mustHead(r, type, id);
+      const head = await this.mustHead(r, scope, type, id);
       return { head, v: await r.immutable.version(type, id, version ?? head.current_version) };
     });
     if (!v) throw notFound("version", `${type}/${id}@${version}`);
@@ -56,8 +56,8 @@ export class ImmutableService {
     return { success: true as const, ...view(head, v) };
   }
 
-  async versions(type: string, id: string): Promise<ImmutableVersionsResponse> {
-    await this.store.read((r) => this.mustHead(r, type, id));
+  async versions(scope: OrgScope, type: string, id: string): Promise<ImmutableVersionsResponse> {
+    await this.store.read((r) => this.mustHead(r, scope, type, id));
     // Listing the history is a read too (purgeUnusedAfter counts reads).
     await this.touch(type, id);
     return {
@@ -75,9 +75,11 @@ export class ImmutableService {
     await this.store.write((tx) => tx.immutable.touch(type, id, now));
   }
 
-  private async mustHead(r: Repos, type: string, id: string): Promise<ImmutableRow> {
-    const head = await r.immutable.head(this.orgId, type, id);
-    if (!head) throw notFound("record", `${type}/${id}`);
+  /** The organization's record; one of another user is missing for a member or reader key (SPEC §8). */
+  private async mustHead(r: Repos, scope: OrgScope, type: string, id: string): Promise<ImmutableRow> {
+    const head = await r.immutable.head(scope.org, type, id);
+    if (!head || (scope.viewer !== undefined && head.user_id !== null && head.user_id !== scope.viewer))
+      throw notFound("record", `${type}/${id}`);
     return head;
   }
 }

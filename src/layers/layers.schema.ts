@@ -3,9 +3,19 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
 import { CursorPage } from "~/shared/cursor-page";
+import { userIdField } from "~/shared/user-field";
 import { Message } from "~/memory/memory.schema";
 
-const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
+const UserId = userIdField("User identifier; the isolation key");
+/** The user a record or key belongs to: erased with that user; hidden from other users' member keys. */
+const RecordUser = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description:
+      "The user this belongs to, if any: it is erased with that user, and member and reader keys of other users do not see it",
+  }),
+);
 const Name = (description: string) =>
   Type.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f]+$", description });
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Integer(o);
@@ -37,8 +47,6 @@ export const AppendMessagesInput = Type.Object(
 export type AppendMessagesInput = Static<typeof AppendMessagesInput>;
 
 const ConversationId = Name("Conversation id");
-export const ConversationRef = Type.Object({ id: ConversationId, user_id: UserId });
-export type ConversationRef = Static<typeof ConversationRef>;
 export const ConversationPath = Type.Object(
   { id: ConversationId },
   { additionalProperties: false, ...example({ id: CONVERSATION_ID }) },
@@ -75,7 +83,7 @@ const ARTICLE = { title: "Renewing a passport", body: "Book an appointment six w
 export const PutImmutableInput = Type.Object(
   {
     data: Type.Unknown({ description: "Any JSON value (≤ 1 MiB)" }),
-    user_id: Type.Optional(UserId),
+    user_id: RecordUser,
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false, ...example({ data: ARTICLE, metadata: { lang: "en" } }) },
@@ -95,7 +103,7 @@ export const PutMutableInput = Type.Object(
     value: Type.Unknown({ description: "Any JSON value" }),
     ttl: Type.Optional(Type.String({ description: "Time to live as a duration (30m, 24h, 7d, 1y)" })),
     expiresAt: Type.Optional(Type.Number({ minimum: 0, description: "Expiry in epoch ms" })),
-    user_id: Type.Optional(UserId),
+    user_id: RecordUser,
   },
   { additionalProperties: false, ...example({ value: { theme: "dark" }, ttl: "30d" }) },
 );

@@ -3,6 +3,7 @@
 import type { MutableRow, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
+import type { OrgScope } from "~/shared/principal";
 import type { RetentionFloor } from "~/memory/memory-hooks";
 import { parseDuration } from "~/governance/durations";
 import type { PutMutableInput, MutableResponse, MutableDeleteResponse } from "./layers.schema";
@@ -13,12 +14,11 @@ export class MutableService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly orgId: string,
     /** The minimum retention a key earns when written, and which its delete honours (SPEC §5.4). */
     private readonly floor: RetentionFloor,
   ) {}
 
-  async put(namespace: string, key: string, input: PutMutableInput): Promise<MutableResponse> {
+  async put(scope: OrgScope, namespace: string, key: string, input: PutMutableInput): Promise<MutableResponse> {
     if (input.value === undefined) throw validationError("value", "value is required");
     if (input.ttl !== undefined && input.expiresAt !== undefined)
       throw validationError("ttl", "give ttl or expiresAt, not both");
@@ -34,9 +34,9 @@ export class MutableService {
       throw validationError("value", `value must be at most ${MAX_VALUE_BYTES} bytes of JSON`);
     // Answered from the row written, not read back: an expiresAt already past is stored too (SPEC §5.1),
     // reads as missing from now on, and enforcement removes it.
-    const retainUntil = (await this.floor.retainUntil(this.scope, now)) ?? null;
+    const retainUntil = (await this.floor.retainUntil(policyScope(scope), now)) ?? null;
     const entry = {
-      orgId: this.orgId,
+      orgId: scope.org,
       namespace,
       key,
       userId: input.user_id ?? null,
@@ -49,31 +49,32 @@ export class MutableService {
     return { success: true as const, ...view(row, now) };
   }
 
-  async get(namespace: string, key: string): Promise<MutableResponse> {
+  async get(scope: OrgScope, namespace: string, key: string): Promise<MutableResponse> {
     const now = this.clock.now();
-    const row = await this.store.read((r) => r.mutable.get(this.orgId, namespace, key, now));
-    if (!row) throw notFound("key", `${namespace}/${key}`);
+    const row = await this.store.read((r) => r.mutable.get(scope.org, namespace, key, now));
+    // A key of another user is missing for a member or reader key (SPEC §8).
+    if (!row || (scope.viewer !== undefined && row.user_id !== null && row.user_id !== scope.viewer))
+      throw notFound("key", `${namespace}/${key}`);
     await this.store.write((tx) => tx.mutable.touch(namespace, key, now));
     return { success: true as const, ...view(row, now) };
   }
 
-  async delete(namespace: string, key: string): Promise<MutableDeleteResponse> {
+  async delete(scope: OrgScope, namespace: string, key: string): Promise<MutableDeleteResponse> {
     const now = this.clock.now();
     await this.store.write(async (tx) => {
-      const row = await tx.mutable.get(this.orgId, namespace, key, now);
+      const row = await tx.mutable.get(scope.org, namespace, key, now);
       if (!row) throw notFound("key", `${namespace}/${key}`);
-      const held = await this.floor.heldUntil(this.scope, row.updated_at, row.retain_until, now, tx);
+      const held = await this.floor.heldUntil(policyScope(scope), row.updated_at, row.retain_until, now, tx);
       if (held != null)
         throw new AppError("CONFLICT", `key '${namespace}/${key}' is under minimum retention until ${iso(held)}`);
-      await tx.mutable.deleteLive(this.orgId, namespace, key, now);
+      await tx.mutable.deleteLive(scope.org, namespace, key, now);
     });
     return { success: true as const, deleted_count: 1 };
   }
-
-  private get scope() {
-    return { organizationId: this.orgId };
-  }
 }
+
+/** The governance scope a key's retention comes from: its organization's policy. */
+const policyScope = (scope: OrgScope) => ({ organizationId: scope.org });
 
 function view(r: MutableRow, accessedAt: number) {
   return {

@@ -1,6 +1,8 @@
 // The /mcp endpoint: MCP Streamable HTTP in stateless mode, as a web-standard Request → Response
 // handler that app.ts mounts behind the usual pipeline (bearer auth, body limit, CORS).
 import type { Services } from "~/services";
+import type { Principal } from "~/shared/principal";
+import { forbidden } from "~/identity/access";
 
 /** The SDK is loaded on the first MCP request: importing it costs ~60 ms of every server start. */
 let sdk: Promise<
@@ -16,7 +18,13 @@ export interface McpIdentity {
   agentId?: string;
 }
 
-export type McpHandler = (request: Request, parsedBody?: unknown, identity?: McpIdentity) => Promise<Response>;
+/** `principal`: who sent the request (the pipeline's; absent = the local operator). */
+export type McpHandler = (
+  request: Request,
+  parsedBody?: unknown,
+  identity?: McpIdentity,
+  principal?: Principal,
+) => Promise<Response>;
 
 /**
  * Stateless: a fresh Server and transport per request, as the SDK requires (a stateless transport
@@ -25,14 +33,15 @@ export type McpHandler = (request: Request, parsedBody?: unknown, identity?: Mcp
  */
 export function createMcpHandler(s: Services): McpHandler {
   const services = async () => s;
-  return async (request, parsedBody, identity) => {
+  return async (request, parsedBody, identity, principal) => {
     // No sessions means no server-initiated stream (GET) and nothing to end (DELETE); the SDK
     // client takes 405 on GET as "no stream offered" and on DELETE as "no session to end".
     if (request.method !== "POST") return methodNotAllowed();
     const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
     const server = createMcpServer({
       services,
-      defaultUserId: identity?.userId ?? headerUser(request) ?? s.config.userId,
+      principal,
+      defaultUserId: connectionUser(principal, identity?.userId ?? headerUser(request)) ?? s.config.userId,
       defaultAgentId: identity?.agentId,
       logger: s.logger,
     });
@@ -50,6 +59,19 @@ export function createMcpHandler(s: Services): McpHandler {
       await server.close();
     }
   };
+}
+
+/**
+ * The user a connection names (OpenMemory URL, X-User-Id) as a default for calls: any user for an admin
+ * key, for a key bound to a user only that user (SPEC §8: X-User-Id cannot override a bound key).
+ */
+export function connectionUser(principal: Principal | undefined, named: string | undefined): string | undefined {
+  if (named === undefined || principal === undefined) return named;
+  if (principal.userId !== undefined && named !== principal.userId)
+    throw forbidden(`this key acts only as user '${principal.userId}'`);
+  if (principal.role !== "admin" && principal.userId === undefined)
+    throw forbidden("only an admin key may choose the user with X-User-Id");
+  return named;
 }
 
 function headerUser(request: Request): string | undefined {

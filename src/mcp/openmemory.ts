@@ -6,7 +6,8 @@
 // user_id of every call; its client name is the agent new memories are filed under.
 import type { Services } from "~/services";
 import { AppError, validationError } from "~/shared/errors";
-import { loadSdk, type McpHandler, type McpIdentity } from "./mount";
+import type { Principal } from "~/shared/principal";
+import { connectionUser, loadSdk, type McpHandler, type McpIdentity } from "./mount";
 import { SseTransport } from "./sse-transport";
 
 /** Each open SSE session holds a stream and a Server; past this many, new ones are refused (503). */
@@ -15,9 +16,9 @@ export const MAX_SSE_SESSIONS = 1000;
 export const MESSAGES_PATH = "/mcp/messages/";
 
 export interface OpenMemoryMount {
-  sse(request: Request, client: string, user: string): Promise<Response>;
-  message(request: Request, body: unknown): Response;
-  http(request: Request, body: unknown, client: string, user: string): Promise<Response>;
+  sse(request: Request, client: string, user: string, principal?: Principal): Promise<Response>;
+  message(request: Request, body: unknown, principal?: Principal): Response;
+  http(request: Request, body: unknown, client: string, user: string, principal?: Principal): Promise<Response>;
   /** Open SSE sessions now. */
   readonly sessions: number;
   /** Ends every open stream and refuses new ones (shutdown: streams would otherwise hold the drain). */
@@ -25,14 +26,15 @@ export interface OpenMemoryMount {
 }
 
 export function createOpenMemoryMount(s: Services, mcp: McpHandler): OpenMemoryMount {
-  const open = new Map<string, SseTransport>();
+  const open = new Map<string, { transport: SseTransport; principal?: Principal }>();
   let closed = false;
   return {
     get sessions() {
       return open.size;
     },
-    async sse(request, client, user) {
+    async sse(request, client, user, principal) {
       const identity = pathIdentity(client, user);
+      connectionUser(principal, identity.userId);
       if (closed) throw new AppError("UNAVAILABLE", "the server is shutting down");
       if (open.size >= MAX_SSE_SESSIONS)
         throw new AppError("UNAVAILABLE", `${MAX_SSE_SESSIONS} MCP SSE sessions are open; retry later or use /mcp`);
@@ -42,9 +44,10 @@ export function createOpenMemoryMount(s: Services, mcp: McpHandler): OpenMemoryM
       const transport = new SseTransport(id, `${MESSAGES_PATH}?session_id=${id}`);
       // Set before connect(): the Server chains its own close handler after this one.
       transport.onclose = () => open.delete(id);
-      open.set(id, transport);
+      open.set(id, { transport, principal });
       const server = createMcpServer({
         services: async () => s,
+        principal,
         defaultUserId: identity.userId,
         defaultAgentId: identity.agentId,
         logger: s.logger,
@@ -55,23 +58,27 @@ export function createOpenMemoryMount(s: Services, mcp: McpHandler): OpenMemoryM
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" },
       });
     },
-    message(request, body) {
+    message(request, body, principal) {
       const url = new URL(request.url);
       // session_id is what OpenMemory's (Python) server announced; the TypeScript SDK's servers say sessionId.
       const id = url.searchParams.get("session_id") ?? url.searchParams.get("sessionId");
       if (!id) throw validationError("session_id", "session_id is required: POST to the URL the SSE stream announced");
-      const transport = open.get(id);
-      if (!transport) throw new AppError("NOT_FOUND", `MCP session '${id}' not found; open the SSE stream again`);
-      if (!transport.receive(body)) throw validationError("body", "the body is not a JSON-RPC message");
+      const session = open.get(id);
+      // A session speaks only for the principal that opened it: another key's POST finds no such session.
+      if (!session || !samePrincipal(session.principal, principal))
+        throw new AppError("NOT_FOUND", `MCP session '${id}' not found; open the SSE stream again`);
+      if (!session.transport.receive(body)) throw validationError("body", "the body is not a JSON-RPC message");
       return new Response("Accepted", { status: 202 });
     },
-    http: (request, body, client, user) => mcp(request, body, pathIdentity(client, user)),
+    http: (request, body, client, user, principal) => mcp(request, body, pathIdentity(client, user), principal),
     async close() {
       closed = true;
-      await Promise.all([...open.values()].map((t) => t.close()));
+      await Promise.all([...open.values()].map((o) => o.transport.close()));
     },
   };
 }
+
+const samePrincipal = (a?: Principal, b?: Principal) => a?.org === b?.org && a?.id === b?.id;
 
 /** The URL's user and client name, within the limits user_id and agent_id have everywhere else. */
 function pathIdentity(client: string, user: string): McpIdentity {

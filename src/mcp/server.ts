@@ -14,6 +14,8 @@ import {
 import type { Services } from "~/services";
 import type { Logger } from "~/shared/logger";
 import { checkInput } from "~/shared/validate";
+import { operator, type Principal } from "~/shared/principal";
+import { userScope } from "~/identity/access";
 import { VERSION } from "~/version";
 import { DEFAULT_AGENT } from "~/memory/memory.schema";
 import { findTool, TOOLS, type ToolDef } from "./tools";
@@ -22,7 +24,15 @@ import { toolError } from "./errors";
 export interface McpContext {
   /** Resolves once the services are ready (stdio builds them only after the handshake). */
   services(): Promise<Services>;
-  /** user_id for calls that omit it: the OpenMemory URL's user, X-User-Id over HTTP, else --user-id / ENGRAM_USER_ID. */
+  /**
+   * Who the connection is (SPEC §8): the request's key or token over HTTP. Absent: the trusted local
+   * operator (stdio, auth off), an admin of the store's organization.
+   */
+  principal?: Principal;
+  /**
+   * user_id for calls that omit it: the OpenMemory URL's user, X-User-Id over HTTP (admin keys only), else
+   * --user-id / ENGRAM_USER_ID. A key bound to a user always acts as that user.
+   */
   defaultUserId?: string;
   /** agent_id for writes that omit it (tools marked `agentDefault`): the OpenMemory URL's client name. */
   defaultAgentId?: string;
@@ -38,7 +48,7 @@ export function createMcpServer(ctx: McpContext): Server {
     { name: "engram", title: "Engram", version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const userOptional = ctx.defaultUserId !== undefined;
+  const userOptional = ctx.defaultUserId !== undefined || ctx.principal?.userId !== undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => describeTool(t, userOptional, ctx.defaultAgentId)),
   }));
@@ -46,10 +56,11 @@ export function createMcpServer(ctx: McpContext): Server {
   return server;
 }
 
-/** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped), minus some required names. */
-export function jsonSchema(schema: TObject, optional: readonly string[] = []): Tool["inputSchema"] {
+/** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped), with some more names required. */
+export function jsonSchema(schema: TObject, require: readonly string[] = []): Tool["inputSchema"] {
   const out = JSON.parse(JSON.stringify(schema)) as Tool["inputSchema"];
-  const required = (out.required ?? []).filter((name) => !optional.includes(name));
+  const extra = require.filter((name) => name in (out.properties ?? {}) && !(out.required ?? []).includes(name));
+  const required = [...(out.required ?? []), ...extra];
   if (required.length) out.required = required;
   else delete out.required;
   return out;
@@ -60,7 +71,7 @@ export function jsonSchema(schema: TObject, optional: readonly string[] = []): T
  * connection with an agent of its own names that agent, not 'mcp-agent', as the default of writes.
  */
 export function describeTool(t: ToolDef, userOptional: boolean, defaultAgent?: string): Tool {
-  const inputSchema = jsonSchema(t.input, userOptional ? ["user_id"] : []);
+  const inputSchema = jsonSchema(t.input, userOptional ? [] : ["user_id"]);
   const agentArg = inputSchema.properties?.agent_id as { description?: string } | undefined;
   const ownAgent = (text: string) =>
     t.agentDefault && defaultAgent !== undefined ? text.replaceAll(`'${DEFAULT_AGENT}'`, `'${defaultAgent}'`) : text;
@@ -78,7 +89,8 @@ export function describeTool(t: ToolDef, userOptional: boolean, defaultAgent?: s
 /** Fills user_id (every tool) and agent_id (writes) from the connection when the call leaves them out. */
 function withDefaults(t: ToolDef, args: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
   const out = { ...args };
-  if (out.user_id === undefined && ctx.defaultUserId !== undefined) out.user_id = ctx.defaultUserId;
+  if (out.user_id === undefined && ctx.principal?.userId === undefined && ctx.defaultUserId !== undefined)
+    out.user_id = ctx.defaultUserId;
   if (t.agentDefault && out.agent_id === undefined && ctx.defaultAgentId !== undefined)
     out.agent_id = ctx.defaultAgentId;
   return out;
@@ -94,7 +106,9 @@ async function callTool(ctx: McpContext, name: string, args: Record<string, unkn
   try {
     // Arguments are checked before waiting for the services, so a bad call fails fast even while the model loads.
     const input = checkInput(t.input, withUser);
-    const out = await t.run(await ctx.services(), input);
+    const services = await ctx.services();
+    const scope = userScope(ctx.principal ?? operator(services.config.orgId), t.access.write, input);
+    const out = await t.run(services, scope, input);
     ok = true;
     return {
       content: [{ type: "text", text: t.render(out, input) }],

@@ -4,6 +4,8 @@
 import type { Static, TObject } from "@sinclair/typebox";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "~/services";
+import type { UserScope } from "~/shared/principal";
+import { ACCESS } from "~/identity/access";
 import {
   DEFAULT_AGENT,
   AddMemoriesInput,
@@ -40,7 +42,10 @@ export interface ToolDef<I extends TObject = TObject, O extends TObject = TObjec
   annotations: ToolAnnotations;
   /** A write whose missing agent_id the connection may fill in (OpenMemory: the client name). */
   agentDefault?: true;
-  run(s: Services, input: Static<I>): Static<O> | Promise<Static<O>>;
+  /** Who may call it (SPEC §8), as for the HTTP endpoint it mirrors. */
+  access: typeof ACCESS.userRead | typeof ACCESS.userWrite;
+  /** `scope`: the user (and agent) the access rule resolved for the connection's principal. */
+  run(s: Services, scope: UserScope, input: Static<I>): Static<O> | Promise<Static<O>>;
   /** The text content: what a model reads when it ignores structuredContent. */
   render(out: Static<O>, input: Static<I>): string;
 }
@@ -80,7 +85,8 @@ export const TOOLS: readonly ToolDef[] = [
     output: AddResponse,
     annotations: { ...ADDITIVE, title: "Add memories" },
     agentDefault: true,
-    run: (s, input) => s.memory.add(input),
+    access: ACCESS.userWrite,
+    run: (s, scope, input) => s.memory.add(scope, input),
     render: renderAdded,
   }),
   tool({
@@ -97,7 +103,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: SearchMemoryInput,
     output: SearchResponse,
     annotations: { ...READ, title: "Search memory" },
-    run: (s, input) => s.memory.searchMemories(input),
+    access: ACCESS.userRead,
+    run: (s, scope, input) => s.memory.searchMemories(scope, input),
     render: renderSearch,
   }),
   tool({
@@ -110,7 +117,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: ListMemoriesInput,
     output: ListResponse,
     annotations: { ...READ, title: "List memories" },
-    run: (s, input) => s.memory.list(input),
+    access: ACCESS.userRead,
+    run: (s, scope, input) => s.memory.list(scope, input),
     render: renderList,
   }),
   tool({
@@ -124,7 +132,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: DeleteAllInput,
     output: DeleteResponse,
     annotations: { ...DESTRUCTIVE, title: "Delete all memories" },
-    run: (s, input) => s.memory.deleteAll(input),
+    access: ACCESS.userWrite,
+    run: (s, scope, input) => s.memory.deleteAll(scope, input),
     render: renderDeletedAll,
   }),
   tool({
@@ -136,7 +145,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: MemoryRef,
     output: MemoryResponse,
     annotations: { ...READ, title: "Get memory" },
-    run: (s, input) => s.memory.get(input),
+    access: ACCESS.userRead,
+    run: (s, scope, input) => s.memory.get(scope, input),
     render: renderMemory,
   }),
   tool({
@@ -150,7 +160,8 @@ export const TOOLS: readonly ToolDef[] = [
     output: MemoryResponse,
     // Not destructive: the previous text survives as a version.
     annotations: { ...ADDITIVE, title: "Update memory" },
-    run: (s, input) => s.memory.update(input),
+    access: ACCESS.userWrite,
+    run: (s, scope, input) => s.memory.update(scope, input),
     render: renderMemory,
   }),
   tool({
@@ -162,7 +173,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: MemoryRef,
     output: DeleteResponse,
     annotations: { ...DESTRUCTIVE, title: "Delete memory" },
-    run: (s, input) => s.memory.delete(input),
+    access: ACCESS.userWrite,
+    run: (s, scope, input) => s.memory.delete(scope, input),
     render: renderDeleted,
   }),
   tool({
@@ -176,7 +188,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: FindEntitiesQuery,
     output: FindEntitiesResponse,
     annotations: { ...READ, title: "Search the graph" },
-    run: (s, input) => s.graph.findEntities(input),
+    access: ACCESS.userRead,
+    run: (s, scope, input) => s.graph.findEntities(scope, input),
     render: renderEntities,
   }),
   tool({
@@ -191,7 +204,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: TraverseBody,
     output: TraverseResponse,
     annotations: { ...READ, title: "Traverse the graph" },
-    run: (s, input) => s.graph.traverse(input),
+    access: ACCESS.userRead,
+    run: (s, scope, input) => s.graph.traverse(scope, input),
     render: renderTraverse,
   }),
 ];

@@ -12,13 +12,16 @@ export const DEFAULT_AGENT = "mcp-agent";
 
 // Field descriptions are written for a reader that sees nothing else (an MCP client's model reads
 // only these and the tool description), so each says what the field really does, defaults included.
-const UserId = Type.String({
+const UserIdText = Type.String({
   minLength: 1,
   maxLength: 256,
   description:
     "Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. " +
-    "Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)",
+    "Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. " +
+    "Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL)",
 });
+/** Optional in every schema: the access rule (identity/access.ts) resolves the user, from here or from the key. */
+const UserId = Type.Optional(UserIdText);
 const AgentId = Type.String({
   minLength: 1,
   maxLength: 256,

@@ -5,6 +5,7 @@ import type { SearchService } from "~/search/search.service";
 import { type Clock, iso } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { AppError, notFound, validationError } from "~/shared/errors";
+import type { UserScope } from "~/shared/principal";
 import { newId } from "~/shared/ids";
 import { readTraits, type MemoryTraits } from "./metadata";
 import type { SearchCache } from "./search-cache";
@@ -85,10 +86,18 @@ export class MemoryService {
     return { ...counts, storeBytes: await this.store.sizeBytes() };
   }
 
-  /** `at`: the times an imported memory keeps (engram import); a client's write is stored now. */
-  async add(request: AddMemoriesInput, at?: { createdAt?: number; updatedAt?: number }): Promise<AddResponse> {
+  /**
+   * `scope`: the user (and agent, for a key bound to one) the access rule resolved. `at`: the times an
+   * imported memory keeps (engram import); a client's write is stored now.
+   */
+  async add(
+    scope: UserScope,
+    request: AddMemoriesInput,
+    at?: { createdAt?: number; updatedAt?: number },
+  ): Promise<AddResponse> {
     const input = fromOpenMemory(request);
-    const agentId = input.agent_id ?? DEFAULT_AGENT;
+    const userId = scope.userId;
+    const agentId = scope.agentId ?? input.agent_id ?? DEFAULT_AGENT;
     const drafts = await this.drafts(input);
     for (const d of drafts)
       await this.hooks.gate.checkWrite({
@@ -103,7 +112,7 @@ export class MemoryService {
     const ids = await this.store.group(async (tx) => {
       const conversationRef = input.messages
         ? ((await this.hooks.conversations.record(tx, {
-            userId: input.user_id,
+            userId,
             agentId,
             sessionId: input.session_id,
             messages: input.messages,
@@ -115,7 +124,7 @@ export class MemoryService {
         const id = newId();
         const rowid = await tx.memories.insert({
           id,
-          user_id: input.user_id,
+          user_id: userId,
           agent_id: agentId,
           session_id: input.session_id ?? "",
           memory: d.text,
@@ -133,7 +142,7 @@ export class MemoryService {
           await this.search.writeVectors(tx, [
             {
               rowid,
-              userId: input.user_id,
+              userId,
               agentId,
               sessionId: input.session_id ?? "",
               expiresAt: d.traits.expiresAt,
@@ -144,10 +153,10 @@ export class MemoryService {
       }
       return stored;
     });
-    this.caches.touched(input.user_id, ids.length);
-    for (const id of ids) this.logger.debug("memory stored", { user: input.user_id, agent: agentId, id });
+    this.caches.touched(userId, ids.length);
+    for (const id of ids) this.logger.debug("memory stored", { user: userId, agent: agentId, id });
     await this.hooks.graph.linkMemories(
-      input.user_id,
+      userId,
       ids.map((id, i) => ({ id, text: drafts[i]!.text })),
     );
     return { success: true, memory_ids: ids };
@@ -179,21 +188,23 @@ export class MemoryService {
     return drafts;
   }
 
-  async searchMemories(input: SearchMemoryInput): Promise<SearchResponse> {
+  async searchMemories(scope: UserScope, input: SearchMemoryInput): Promise<SearchResponse> {
     if (!input.query.trim()) throw validationError("query", "query must not be blank");
-    this.caches.seen(input.user_id);
-    const key = JSON.stringify([input.query, input.limit, input.agent_id, input.session_id, input.metadata]);
-    const cached = this.caches.results.get(input.user_id, key);
+    const userId = scope.userId;
+    const agentId = scope.agentId ?? input.agent_id;
+    this.caches.seen(userId);
+    const key = JSON.stringify([input.query, input.limit, agentId, input.session_id, input.metadata]);
+    const cached = this.caches.results.get(userId, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = {
-      userId: input.user_id,
-      agentId: input.agent_id,
+      userId,
+      agentId,
       sessionId: input.session_id ?? "",
       now: this.clock.now(),
       metadata: input.metadata,
     };
-    const before = this.caches.results.snapshot(input.user_id);
+    const before = this.caches.results.snapshot(userId);
     const hits = await this.search.rank(filter, input.query, limit);
     const results = hits.map((h) => ({
       id: h.id,
@@ -204,7 +215,7 @@ export class MemoryService {
     }));
     const response = { results };
     this.caches.results.set(
-      input.user_id,
+      userId,
       key,
       response,
       Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)),
@@ -213,14 +224,14 @@ export class MemoryService {
     return response;
   }
 
-  async list(input: ListMemoriesInput): Promise<ListResponse> {
-    this.caches.seen(input.user_id);
+  async list(scope: UserScope, input: ListMemoriesInput): Promise<ListResponse> {
+    const userId = scope.userId;
+    const agentId = scope.agentId ?? input.agent_id;
+    this.caches.seen(userId);
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
-    const rows = await this.store.read((r) =>
-      r.memories.page({ userId: input.user_id, agentId: input.agent_id, now, limit: limit + 1, after }),
-    );
+    const rows = await this.store.read((r) => r.memories.page({ userId, agentId, now, limit: limit + 1, after }));
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page.at(-1);
@@ -233,22 +244,22 @@ export class MemoryService {
         session_id: r.session_id || null,
         created_at: iso(r.created_at),
       })),
-      total: await this.total(input.user_id, now, input.agent_id),
+      total: await this.total(userId, now, agentId),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
     };
   }
 
-  async get(ref: MemoryRef): Promise<MemoryResponse> {
-    this.caches.seen(ref.user_id);
-    return toResponse(await this.mustGet(ref));
+  async get(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<MemoryResponse> {
+    this.caches.seen(scope.userId);
+    return toResponse(await this.mustGet(scope, ref.memory_id));
   }
 
-  async update(input: UpdateMemoryInput): Promise<MemoryResponse> {
+  async update(scope: UserScope, input: UpdateMemoryInput): Promise<MemoryResponse> {
     if (input.memory === undefined && input.metadata === undefined)
       throw validationError("memory", "provide memory or metadata to update");
     if (input.memory !== undefined && !input.memory.trim()) throw validationError("memory", "memory must not be blank");
-    const row = await this.mustGet(input);
+    const row = await this.mustGet(scope, input.memory_id);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
     const traits = readTraits(metadata, row.source_type);
     await this.hooks.gate.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
@@ -257,7 +268,7 @@ export class MemoryService {
     const now = this.clock.now();
     const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
     await this.store.write(async (tx) => {
-      const current = await this.mustGet(input, tx);
+      const current = await this.mustGet(scope, input.memory_id, tx);
       if (current.version !== row.version)
         throw new AppError("CONFLICT", "the memory changed while it was being updated; retry");
       await tx.memories.update(
@@ -284,14 +295,14 @@ export class MemoryService {
           },
         ]);
     });
-    this.caches.touched(input.user_id, 1);
+    this.caches.touched(scope.userId, 1);
     if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
-    return this.get(input);
+    return this.get(scope, input);
   }
 
-  async versions(ref: MemoryRef): Promise<VersionsResponse> {
-    const row = await this.mustGet(ref);
-    const previous = (await this.store.read((r) => r.memories.versions(ref.user_id, ref.memory_id))).map((v) => ({
+  async versions(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<VersionsResponse> {
+    const row = await this.mustGet(scope, ref.memory_id);
+    const previous = (await this.store.read((r) => r.memories.versions(scope.userId, ref.memory_id))).map((v) => ({
       version: v.version,
       memory: v.memory,
       created_at: iso(v.created_at),
@@ -302,11 +313,11 @@ export class MemoryService {
     };
   }
 
-  async delete(ref: MemoryRef): Promise<DeleteResponse> {
+  async delete(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<DeleteResponse> {
     await this.store.write(async (tx) => {
-      const row = await this.mustGet(ref, tx);
-      const scope = { memorySpaceId: row.agent_id };
-      const held = await this.hooks.floor.heldUntil(scope, row.updated_at, row.retain_until, this.clock.now(), tx);
+      const row = await this.mustGet(scope, ref.memory_id, tx);
+      const space = { memorySpaceId: row.agent_id };
+      const held = await this.hooks.floor.heldUntil(space, row.updated_at, row.retain_until, this.clock.now(), tx);
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
       await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
@@ -318,16 +329,20 @@ export class MemoryService {
    * Without cascade: the user's memories. With cascade: every layer. Either way, what policy must
    * keep (FINRA/HIPAA minimum retention; purgeOnUserRequest false for cascades) stays and is reported.
    */
-  async deleteAll(input: DeleteAllInput): Promise<DeleteResponse> {
+  async deleteAll(scope: UserScope, input: DeleteAllInput): Promise<DeleteResponse> {
     const cascade = input.cascade === true;
+    const userId = scope.userId;
+    if (cascade && scope.agentId !== undefined)
+      throw new AppError("FORBIDDEN", `a key bound to agent '${scope.agentId}' cannot erase the user's other data`);
     const removedIds: string[] = [];
     const result = await this.store.write(async (tx) => {
       let deleted = 0;
-      for (const space of await tx.memories.spacesOfUser(input.user_id)) {
+      const spaces = await tx.memories.spacesOfUser(userId);
+      for (const space of scope.agentId === undefined ? spaces : spaces.filter((a) => a === scope.agentId)) {
         const keep = await this.hooks.retention.keepSince(space, cascade, tx);
         if (keep === -Infinity) continue;
         const before = keep === undefined ? Infinity : keep + 1;
-        const removed = await tx.memories.deleteForUser(input.user_id, space, before, this.clock.now());
+        const removed = await tx.memories.deleteForUser(userId, space, before, this.clock.now());
         await this.search.deleteVectors(
           tx,
           removed.map((r) => r.rowid),
@@ -335,27 +350,28 @@ export class MemoryService {
         removedIds.push(...removed.map((r) => r.id));
         deleted += removed.length;
       }
-      const kept = await tx.memories.countForUser(input.user_id);
+      const kept = await tx.memories.countForUser(userId, scope.agentId);
       const retained = cascade
-        ? (await this.hooks.erasure.eraseUser(tx, input.user_id, { deleted, retained: kept })).retained
+        ? (await this.hooks.erasure.eraseUser(tx, userId, { deleted, retained: kept })).retained
         : kept
           ? { vector: kept }
           : {};
       return { deleted, retained };
     });
-    this.caches.touched(input.user_id, "all");
+    this.caches.touched(userId, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
-    if (cascade) await this.hooks.graph.deleteUser(input.user_id);
-    else await this.hooks.graph.unlinkMemories(input.user_id, removedIds);
+    if (cascade) await this.hooks.graph.deleteUser(userId);
+    else await this.hooks.graph.unlinkMemories(userId, removedIds);
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
     if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;
   }
 
-  private async mustGet(ref: MemoryRef, r?: Repos): Promise<MemoryRow> {
-    const get = (x: Repos) => x.memories.get(ref.user_id, ref.memory_id, this.clock.now());
+  /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */
+  private async mustGet(scope: UserScope, memoryId: string, r?: Repos): Promise<MemoryRow> {
+    const get = (x: Repos) => x.memories.get(scope.userId, memoryId, this.clock.now(), scope.agentId);
     const row = await (r ? get(r) : this.store.read(get));
-    if (!row) throw notFound("memory", ref.memory_id);
+    if (!row) throw notFound("memory", memoryId);
     return row;
   }
 

@@ -11,6 +11,8 @@ import {
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import type { EngramClient } from "./client";
+import { operator, type UserScope } from "~/shared/principal";
+import { userScope } from "~/identity/access";
 
 export async function createEngram(options: ServerOptions & BuildOptions = {}): Promise<EngramClient> {
   const { clock, logger, embedder, ...serverOptions } = options;
@@ -20,14 +22,19 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     embedder,
   });
   const g = s.governance;
+  // In-process, the caller is the trusted operator: an admin of the store's organization (SPEC §8).
+  const as = <T extends { user_id?: string }>(write: boolean, input: T): [UserScope, T] => [
+    userScope(operator(s.config.orgId), write, input),
+    input,
+  ];
   return {
-    addMemories: async (i) => s.memory.add(checkInput(AddMemoriesInput, i)),
-    searchMemory: async (i) => s.memory.searchMemories(checkInput(SearchMemoryInput, i)),
-    listMemories: async (i) => s.memory.list(checkInput(ListMemoriesInput, i)),
-    getMemory: async (r) => s.memory.get(checkInput(MemoryRef, r)),
-    updateMemory: async (i) => s.memory.update(checkInput(UpdateMemoryInput, i)),
-    deleteMemory: async (r) => s.memory.delete(checkInput(MemoryRef, r)),
-    deleteAllMemories: async (i) => s.memory.deleteAll(checkInput(DeleteAllInput, i)),
+    addMemories: async (i) => s.memory.add(...as(true, checkInput(AddMemoriesInput, i))),
+    searchMemory: async (i) => s.memory.searchMemories(...as(false, checkInput(SearchMemoryInput, i))),
+    listMemories: async (i) => s.memory.list(...as(false, checkInput(ListMemoriesInput, i))),
+    getMemory: async (r) => s.memory.get(...as(false, checkInput(MemoryRef, r))),
+    updateMemory: async (i) => s.memory.update(...as(true, checkInput(UpdateMemoryInput, i))),
+    deleteMemory: async (r) => s.memory.delete(...as(true, checkInput(MemoryRef, r))),
+    deleteAllMemories: async (i) => s.memory.deleteAll(...as(true, checkInput(DeleteAllInput, i))),
     governance: {
       setPolicy: async (p) => g.setPolicy(p),
       getPolicy: async (scope) => g.getPolicy(scope),

@@ -2,12 +2,13 @@
 // validation, OpenAPI and the service's types.
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
+import { userIdField } from "~/shared/user-field";
 import { SESSION_STATES } from "./lifecycle";
 
 export const MAX_SESSION_METADATA_BYTES = 16 * 1024;
 export const DEFAULT_SPACE = "mcp-agent";
 
-const UserId = Type.String({ minLength: 1, maxLength: 256, description: "User identifier; the isolation key" });
+const UserId = userIdField("User identifier; the isolation key");
 const Name = (maxLength: number, description: string) =>
   Type.String({ minLength: 1, maxLength, pattern: "^[^\\u0000-\\u001f]+$", description });
 const AgentId = Name(256, "Memory space (agent) whose effective policy governs the session; default 'mcp-agent'");
@@ -41,8 +42,6 @@ export const SessionUserInput = Type.Object(
 export type SessionUserInput = Static<typeof SessionUserInput>;
 
 const SessionId = Name(256, "Session id");
-export const SessionRef = Type.Object({ id: SessionId, user_id: UserId });
-export type SessionRef = Static<typeof SessionRef>;
 export const SessionPath = Type.Object(
   { id: SessionId },
   { additionalProperties: false, ...example({ id: SESSION_ID }) },
@@ -60,7 +59,7 @@ export const ListSessionsInput = Type.Object(
 export type ListSessionsInput = Static<typeof ListSessionsInput>;
 
 export const SweepInput = Type.Object(
-  { user_id: Type.Optional(UserId), agent_id: Type.Optional(AgentId) },
+  { user_id: UserId, agent_id: Type.Optional(AgentId) },
   { additionalProperties: false, ...example({ agent_id: "travel-bot" }) },
 );
 export type SweepInput = Static<typeof SweepInput>;

@@ -5,6 +5,7 @@ import type { Repos, SessionRow, SessionScope, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
+import type { UserScope } from "~/shared/principal";
 import type { PolicyRules } from "~/governance/policy.schema";
 import {
   cleanupCutoffs,
@@ -24,9 +25,7 @@ import {
   type ListSessionsInput,
   type Session,
   type SessionListResponse,
-  type SessionRef,
   type SessionResponse,
-  type SessionUserInput,
   type SweepInput,
 } from "./sessions.schema";
 
@@ -45,16 +44,16 @@ export class SessionsService {
     private readonly policies: SessionPolicies,
   ) {}
 
-  async create(input: CreateSessionInput): Promise<SessionResponse> {
+  async create(scope: UserScope, input: CreateSessionInput): Promise<SessionResponse> {
     const metadata = JSON.stringify(input.metadata ?? {});
     if (Buffer.byteLength(metadata) > MAX_SESSION_METADATA_BYTES)
       throw validationError("metadata", `metadata must be at most ${MAX_SESSION_METADATA_BYTES} bytes of JSON`);
-    const spaceId = input.agent_id ?? DEFAULT_SPACE;
+    const spaceId = scope.agentId ?? input.agent_id ?? DEFAULT_SPACE;
     const rules = await this.rules(spaceId);
     const now = this.clock.now();
     const row: SessionRow = {
       id: newId(),
-      user_id: input.user_id,
+      user_id: scope.userId,
       memory_space_id: spaceId,
       device: input.device ?? null,
       metadata,
@@ -73,23 +72,24 @@ export class SessionsService {
     return { success: true as const, session: toView(row, rules, now) };
   }
 
-  async get(ref: SessionRef): Promise<SessionResponse> {
-    const row = await this.store.read((r) => this.mustGet(r, ref.user_id, ref.id));
+  async get(scope: UserScope, id: string): Promise<SessionResponse> {
+    const row = await this.store.read((r) => this.mustGet(r, scope, id));
     return { success: true as const, session: toView(row, await this.rules(row.memory_space_id), this.clock.now()) };
   }
 
   /** Newest first. Live rows are few per user and their state is computed, so they are filtered here. */
-  async list(q: ListSessionsInput): Promise<SessionListResponse> {
+  async list(scope: UserScope, q: ListSessionsInput): Promise<SessionListResponse> {
     const now = this.clock.now();
     const limit = q.limit ?? 50;
-    const space = q.agent_id ?? null;
+    const space = scope.agentId ?? q.agent_id ?? null;
+    const userId = scope.userId;
     const rules = new Map<string, SessionRules>();
     const stored =
       q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
     const read = await this.store.read(async (r) => ({
-      live: await r.sessions.liveOf(q.user_id, space),
-      terminal: stored.length ? await r.sessions.terminal(q.user_id, space, stored, limit) : [],
-      terminalTotal: stored.length ? await r.sessions.countTerminal(q.user_id, space, stored) : 0,
+      live: await r.sessions.liveOf(userId, space),
+      terminal: stored.length ? await r.sessions.terminal(userId, space, stored, limit) : [],
+      terminalTotal: stored.length ? await r.sessions.countTerminal(userId, space, stored) : 0,
     }));
     for (const row of [...read.live, ...read.terminal])
       if (!rules.has(row.memory_space_id)) rules.set(row.memory_space_id, await this.rules(row.memory_space_id));
@@ -104,10 +104,10 @@ export class SessionsService {
   }
 
   /** Activity: an idle session becomes active again; with autoExtend the expiry slides. */
-  touch(id: string, input: SessionUserInput): Promise<SessionResponse> {
+  touch(scope: UserScope, id: string): Promise<SessionResponse> {
     const now = this.clock.now();
     return this.store.write(async (tx) => {
-      const { row, rules, phase } = await this.current(tx, input.user_id, id, now);
+      const { row, rules, phase } = await this.current(tx, scope, id, now);
       if (!isLive(phase))
         throw conflict(
           `session '${id}' has ${phase.state === "archived" ? "ended and was archived" : `ended (${phase.end_reason})`}; start a new session`,
@@ -118,18 +118,18 @@ export class SessionsService {
         last_activity_at: now,
         expires_at: expiryAfterActivity(row, rules, now),
       };
-      await tx.sessions.touch(input.user_id, id, now, next.expires_at);
+      await tx.sessions.touch(scope.userId, id, now, next.expires_at);
       return { success: true as const, session: toView(next, rules, now) };
     });
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
-  end(id: string, input: SessionUserInput): Promise<SessionResponse> {
+  end(scope: UserScope, id: string): Promise<SessionResponse> {
     const now = this.clock.now();
     return this.store.write(async (tx) => {
-      const { row, rules, phase } = await this.current(tx, input.user_id, id, now);
+      const { row, rules, phase } = await this.current(tx, scope, id, now);
       const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
-      if (next.state !== row.state) await tx.sessions.setState(input.user_id, id, next);
+      if (next.state !== row.state) await tx.sessions.setState(scope.userId, id, next);
       return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
     });
   }
@@ -201,15 +201,16 @@ export class SessionsService {
   }
 
   /** The user's session with the rules of its space and the phase they put it in now (404 when missing). */
-  private async current(tx: Repos, userId: string, id: string, now: number) {
-    const row = await this.mustGet(tx, userId, id);
+  private async current(tx: Repos, scope: UserScope, id: string, now: number) {
+    const row = await this.mustGet(tx, scope, id);
     const rules = await this.rules(row.memory_space_id, tx);
     return { row, rules, phase: phaseAt(row, rules, now) };
   }
 
-  private async mustGet(r: Repos, userId: string, id: string): Promise<SessionRow> {
-    const row = await r.sessions.get(userId, id);
-    if (!row) throw notFound("session", id);
+  /** The user's session; one in another agent's space is missing for a key bound to an agent. */
+  private async mustGet(r: Repos, scope: UserScope, id: string): Promise<SessionRow> {
+    const row = await r.sessions.get(scope.userId, id);
+    if (!row || (scope.agentId !== undefined && row.memory_space_id !== scope.agentId)) throw notFound("session", id);
     return row;
   }
 }

@@ -11,6 +11,7 @@ import type { SessionRepo } from "./repos/session-repo";
 import type { GovernanceRepo } from "./repos/governance-repo";
 import type { InventoryRepo, RetentionRepo } from "./repos/retention-repo";
 import type { GraphRepo } from "./repos/graph-repo";
+import type { KeyRepo } from "./repos/key-repo";
 
 export interface Repos {
   memories: MemoryRepo;
@@ -24,6 +25,7 @@ export interface Repos {
   retention: RetentionRepo;
   inventory: InventoryRepo;
   graph: GraphRepo;
+  keys: KeyRepo;
 }
 
 /** The background erasure of deleted memories' vectors (an engine may erase some after the commit). */
@@ -90,4 +92,5 @@ export type {
   ImmutableInfo,
   MutableInfo,
 } from "./repos/retention-repo";
+export type { KeyRow, NewKey } from "./repos/key-repo";
 export type { EntityRow, RelationshipRow, WalkRow, WalkDirection } from "./repos/graph-repo";

@@ -50,7 +50,7 @@ describe("engram CLI", () => {
     expect(await run(["serv"])).toEqual({
       stdout: "",
       stderr:
-        "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, import, doctor, version)\n",
+        "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, import, doctor, keys, version)\n",
       code: 2,
     });
   });

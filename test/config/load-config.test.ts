@@ -60,11 +60,6 @@ describe("loadConfig", () => {
       { env: { ...env, MCP_PORT: "70000" } },
       "MCP_PORT: invalid value '70000'; expected an integer from 0 to 65535",
     ],
-    [
-      "auth without a key",
-      { env, argv: ["--auth"] },
-      "MCP_API_KEY: required when auth is on; pass --api-key=<key> or set MCP_API_KEY",
-    ],
     ["an unknown flag", { env, argv: ["--prot=1"] }, "unknown flag --prot (see --help)"],
     ["a flag without its value", { env, argv: ["--port"] }, "--port needs a value: --port=<int>"],
     [

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { ACCESS } from "~/identity/access";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -61,7 +62,13 @@ describe("GET /swagger/json", () => {
 
   test("a route whose input schema leaves additionalProperties unsaid is refused when it is declared", () => {
     expect(() =>
-      spec({ tag: "t", summary: "Bad", body: Type.Object({ a: Type.String() }), response: Type.Object({}) }),
+      spec({
+        tag: "t",
+        summary: "Bad",
+        body: Type.Object({ a: Type.String() }),
+        response: Type.Object({}),
+        access: ACCESS.public,
+      }),
     ).toThrow('route "Bad": give its input schema an explicit additionalProperties (usually false)');
   });
 

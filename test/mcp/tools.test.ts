@@ -47,8 +47,9 @@ describe("tools/list", () => {
       const http = plain(HTTP_SCHEMAS[t.name as keyof typeof HTTP_SCHEMAS]);
       expect(t.inputSchema.type).toBe("object");
       expect(t.inputSchema.properties).toEqual(http.properties);
-      expect(t.inputSchema.required).toEqual(http.required);
-      expect(t.inputSchema.required).toContain("user_id");
+      // Over HTTP user_id may come from the key (SPEC §8); a connection with no user of its own must name it.
+      expect(http.required ?? []).not.toContain("user_id");
+      expect(t.inputSchema.required).toEqual([...(http.required ?? []), "user_id"]);
     }
   });
 

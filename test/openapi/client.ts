@@ -129,6 +129,12 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   await c.get("/governance/audit", { query: { from: 0, limit: 100 } });
   await c.delete("/governance/policies", { query: { memorySpaceId: "travel-bot" } });
   await c.get("/metrics", {});
+
+  const created = await c.post("/admin/keys", {
+    body: { role: "member", user_id: user, agent_id: "cursor", name: "Alice's Cursor", expires: "90d" },
+  });
+  await c.get("/admin/keys", {});
+  await c.delete("/admin/keys/{id}", { path: { id: created.id } });
   await c.post("/delete_all_memories", { body: { user_id: user, cascade: true } });
   return c.exchanges;
 }

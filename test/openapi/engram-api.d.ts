@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server statistics (JSON, or Prometheus text with Accept: text/plain) */
+        /**
+         * Server statistics (JSON, or Prometheus text with Accept: text/plain)
+         * @description Counts across the whole server: an admin key of the server's own organization (ENGRAM_ORG_ID).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -254,11 +257,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current (or a given) version of a record */
+        /**
+         * The current (or a given) version of a record
+         * @description Any key of the organization; a record of another user is 404 for member and reader keys.
+         */
         get: operations["getImmutableByTypeById"];
         /**
          * Write a new version of a record
-         * @description A record of the same type and id in another organization: 409 CONFLICT.
+         * @description Records belong to the organization: writing one needs an admin key.
          */
         put: operations["putImmutableByTypeById"];
         post?: never;
@@ -292,9 +298,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a key */
+        /**
+         * Read a key
+         * @description Any key of the organization; a key of another user is 404 for member and reader keys.
+         */
         get: operations["getMutableByNamespaceByKey"];
-        /** Set a key (optional ttl or expiresAt) */
+        /**
+         * Set a key (optional ttl or expiresAt)
+         * @description Keys belong to the organization: writing one needs an admin key.
+         */
         put: operations["putMutableByNamespaceByKey"];
         post?: never;
         /** Delete a key */
@@ -618,6 +630,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's keys, newest first (no secrets) */
+        get: operations["getAdminKeys"];
+        put?: never;
+        /**
+         * Create an identity key of this organization
+         * @description The answer carries the whole key (egk_<id>_<secret>) once; only a digest of the secret is stored. Member and reader keys need user_id. The key belongs to the caller's organization.
+         */
+        post: operations["postAdminKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key
+         * @description From the next request on, on every server process sharing the store, the key answers 401. A key of another organization: 404.
+         */
+        delete: operations["deleteAdminKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -860,6 +913,38 @@ export interface components {
                 content: string;
                 timestamp: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "id": "3f9a0c1d2e4b5a69",
+         *       "org": "acme",
+         *       "role": "member",
+         *       "user_id": "ana",
+         *       "agent_id": "cursor",
+         *       "name": "Ana's Cursor",
+         *       "created_at": "2026-06-01T09:30:00.000Z",
+         *       "expires_at": "2026-08-30T09:30:00.000Z",
+         *       "key": "egk_3f9a0c1d2e4b5a69_7777777777777777777777777777777777777777777777777777777777777777"
+         *     }
+         */
+        CreateKeyResponse: {
+            /** @constant */
+            success: true;
+            /** @description The key id (the part after egk_) */
+            id: string;
+            /** @description The organization the key belongs to */
+            org: string;
+            /** @description admin: everything in the organization (any user's data, policies, enforcement, erasure, keys, audit); member: its own user's data and the shared spaces it belongs to; reader: like member, read-only */
+            role: "admin" | "member" | "reader";
+            user_id: string | null;
+            agent_id: string | null;
+            name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            /** @description The whole key, egk_<id>_<secret>: shown here once, never again */
+            key: string;
         };
         /**
          * @example {
@@ -1252,6 +1337,46 @@ export interface components {
         };
         /**
          * @example {
+         *       "success": true,
+         *       "keys": [
+         *         {
+         *           "id": "3f9a0c1d2e4b5a69",
+         *           "org": "acme",
+         *           "role": "member",
+         *           "user_id": "ana",
+         *           "agent_id": "cursor",
+         *           "name": "Ana's Cursor",
+         *           "created_at": "2026-06-01T09:30:00.000Z",
+         *           "expires_at": "2026-08-30T09:30:00.000Z",
+         *           "last_used_at": "2026-06-01T09:30:00.000Z",
+         *           "revoked_at": null
+         *         }
+         *       ]
+         *     }
+         */
+        KeyListResponse: {
+            /** @constant */
+            success: true;
+            keys: {
+                /** @description The key id (the part after egk_) */
+                id: string;
+                /** @description The organization the key belongs to */
+                org: string;
+                /** @description admin: everything in the organization (any user's data, policies, enforcement, erasure, keys, audit); member: its own user's data and the shared spaces it belongs to; reader: like member, read-only */
+                role: "admin" | "member" | "reader";
+                user_id: string | null;
+                agent_id: string | null;
+                name: string | null;
+                /** Format: date-time */
+                created_at: string;
+                expires_at: string | null;
+                /** @description When the key last authenticated a request (written in batches, within about a second) */
+                last_used_at: string | null;
+                revoked_at: string | null;
+            }[];
+        };
+        /**
+         * @example {
          *       "results": [
          *         {
          *           "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
@@ -1603,6 +1728,20 @@ export interface components {
             success: true;
             /** @description Whether the scope had a policy of its own to remove. */
             removed: boolean;
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "id": "3f9a0c1d2e4b5a69",
+         *       "revoked_at": "2026-06-01T09:30:00.000Z"
+         *     }
+         */
+        RevokeKeyResponse: {
+            /** @constant */
+            success: true;
+            id: string;
+            /** Format: date-time */
+            revoked_at: string;
         };
         /**
          * @example {
@@ -2190,8 +2329,8 @@ export interface operations {
                         role: string;
                         content: string;
                     }[];
-                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
-                    user_id: string;
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL) */
+                    user_id?: string;
                     /** @description The agent (tool) that writes this memory, e.g. 'claude-desktop'; it files the memory in that agent's memory space. Default 'mcp-agent'. Searches and lists without agent_id still find it */
                     agent_id?: string;
                     /** @description Ties the memory to one session: it is then found only by searches that pass this same session_id, never by searches without one (list_memories still shows it). Leave it out for anything worth remembering beyond the session */
@@ -2362,8 +2501,8 @@ export interface operations {
                 "application/json": {
                     /** @description What to look for, in plain words: a question or a topic. Matched by meaning and by keywords */
                     query: string;
-                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
-                    user_id: string;
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL) */
+                    user_id?: string;
                     /** @description Most results to return, 1–100 (default 10) */
                     limit?: number;
                     /** @description Only memories written by this agent. Leave it out (usual) to cover the memories of all the user's agents */
@@ -2518,12 +2657,12 @@ export interface operations {
     };
     getListMemories: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)
+                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL)
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
                 /**
                  * @description Page size, 1–1000 (default 50)
                  * @example 20
@@ -2653,8 +2792,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
-                    user_id: string;
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL) */
+                    user_id?: string;
                     /** @description false (default): delete the memories. true: erase the user's data from every layer (memories, conversations, records, keys, knowledge graph), except what a retention policy must keep */
                     cascade?: boolean;
                 };
@@ -2801,10 +2940,10 @@ export interface operations {
                  */
                 memory_id: string;
                 /**
-                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)
+                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL)
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -2941,8 +3080,8 @@ export interface operations {
                 "application/json": {
                     /** @description Id of the memory, as add_memories, search_memory or list_memories gave it */
                     memory_id: string;
-                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
-                    user_id: string;
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL) */
+                    user_id?: string;
                     /** @description The new text; it replaces the current one, which is kept as a previous version (≤ 32 KiB) */
                     memory?: string;
                     /** @description Keys to change in the memory's metadata: merged into it, a key set to null is removed, keys not given stay */
@@ -3136,10 +3275,10 @@ export interface operations {
                  */
                 memory_id: string;
                 /**
-                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)
+                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL)
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -3280,12 +3419,12 @@ export interface operations {
     };
     getMemoriesByIdVersions: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL)
+                 * @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL)
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
             };
             header?: never;
             path: {
@@ -3411,12 +3550,12 @@ export interface operations {
     };
     getConversations: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description User identifier; the isolation key
+                 * @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
                 /**
                  * @description Page size (default 50)
                  * @example 20
@@ -3549,8 +3688,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
-                    user_id: string;
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     /** @description Memory space (agent); default 'mcp-agent' */
                     agent_id?: string;
                     /** @description Session */
@@ -3736,8 +3875,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
-                    user_id: string;
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     messages: {
                         /** @description user, assistant, system, tool… */
                         role: string;
@@ -3926,12 +4065,12 @@ export interface operations {
     };
     getConversationsById: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description User identifier; the isolation key
+                 * @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
             };
             header?: never;
             path: {
@@ -4246,7 +4385,7 @@ export interface operations {
                 "application/json": {
                     /** @description Any JSON value (≤ 1 MiB) */
                     data: unknown;
-                    /** @description User identifier; the isolation key */
+                    /** @description The user this belongs to, if any: it is erased with that user, and member and reader keys of other users do not see it */
                     user_id?: string;
                     metadata?: {
                         [key: string]: unknown;
@@ -4728,7 +4867,7 @@ export interface operations {
                     ttl?: string;
                     /** @description Expiry in epoch ms */
                     expiresAt?: number;
-                    /** @description User identifier; the isolation key */
+                    /** @description The user this belongs to, if any: it is erased with that user, and member and reader keys of other users do not see it */
                     user_id?: string;
                 };
             };
@@ -7093,12 +7232,12 @@ export interface operations {
     };
     getGraphEntities: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Owner of the graph; every read and write is confined to it
+                 * @description Owner of the graph; every read and write is confined to it. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
                 /**
                  * @description Part of the entity's name, any case ('mar' finds Maria); leave it out to list entities by name
                  * @example ann
@@ -7257,8 +7396,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Owner of the graph; every read and write is confined to it */
-                    user_id: string;
+                    /** @description Owner of the graph; every read and write is confined to it. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     /** @description Entities to create or update */
                     entities: {
                         /** @description Entity kind, e.g. person, place, organization, technology, date, pet (case-sensitive) */
@@ -7469,8 +7608,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Owner of the graph; every read and write is confined to it */
-                    user_id: string;
+                    /** @description Owner of the graph; every read and write is confined to it. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     /** @description Relationships to create or update; both ends must already exist (else 400 naming relationships[i].from or .to) */
                     relationships: {
                         /** @description Identifies one entity of the user */
@@ -7680,8 +7819,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Owner of the graph; every read and write is confined to it */
-                    user_id: string;
+                    /** @description Owner of the graph; every read and write is confined to it. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     /** @description The entity to start from: its type and id exactly as graph_search returns them (an unknown one is NOT_FOUND). Facts about the user themself hang off {type: 'person', id: 'user'} */
                     start: {
                         /** @description Entity kind, e.g. person, place, organization, technology, date, pet (case-sensitive) */
@@ -7889,12 +8028,12 @@ export interface operations {
     };
     getSessions: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description User identifier; the isolation key
+                 * @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
                 /** @description Memory space (agent) whose effective policy governs the session; default 'mcp-agent' */
                 agent_id?: string;
                 /**
@@ -8035,8 +8174,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
-                    user_id: string;
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                     /** @description Memory space (agent) whose effective policy governs the session; default 'mcp-agent' */
                     agent_id?: string;
                     /** @description Device type, e.g. web, mobile, cli (maxSessionsPerDevice counts per type) */
@@ -8226,7 +8365,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
                     user_id?: string;
                     /** @description Memory space (agent) whose effective policy governs the session; default 'mcp-agent' */
                     agent_id?: string;
@@ -8381,7 +8520,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
                     user_id?: string;
                     /** @description Memory space (agent) whose effective policy governs the session; default 'mcp-agent' */
                     agent_id?: string;
@@ -8523,12 +8662,12 @@ export interface operations {
     };
     getSessionsById: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description User identifier; the isolation key
+                 * @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403
                  * @example alice
                  */
-                user_id: string;
+                user_id?: string;
             };
             header?: never;
             path: {
@@ -8669,7 +8808,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8677,8 +8816,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
-                    user_id: string;
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                 };
             };
         };
@@ -8874,7 +9013,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8882,8 +9021,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User identifier; the isolation key */
-                    user_id: string;
+                    /** @description User identifier; the isolation key. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403 */
+                    user_id?: string;
                 };
             };
         };
@@ -9011,6 +9150,397 @@ export interface operations {
                      *       "success": false,
                      *       "error": "request body must be JSON with Content-Type: application/json",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f9a0c1d2e4b5a69",
+                     *           "org": "acme",
+                     *           "role": "member",
+                     *           "user_id": "ana",
+                     *           "agent_id": "cursor",
+                     *           "name": "Ana's Cursor",
+                     *           "created_at": "2026-06-01T09:30:00.000Z",
+                     *           "expires_at": "2026-08-30T09:30:00.000Z",
+                     *           "last_used_at": "2026-06-01T09:30:00.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyListResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "member",
+                 *       "user_id": "ana",
+                 *       "agent_id": "cursor",
+                 *       "name": "Ana's Cursor",
+                 *       "expires": "90d"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description admin: everything in the organization (any user's data, policies, enforcement, erasure, keys, audit); member: its own user's data and the shared spaces it belongs to; reader: like member, read-only */
+                    role: "admin" | "member" | "reader";
+                    /** @description The user this key acts as (required for member and reader keys): requests without user_id get this user, requests naming another user get 403 */
+                    user_id?: string;
+                    /** @description The agent this key writes and reads as; requests naming another agent get 403 */
+                    agent_id?: string;
+                    /** @description A label for people (e.g. 'Ana's Cursor') */
+                    name?: string;
+                    /** @description Lifetime from now as a duration: 30m, 24h, 90d, 1y; without it the key never expires */
+                    expires?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "3f9a0c1d2e4b5a69",
+                     *       "org": "acme",
+                     *       "role": "member",
+                     *       "user_id": "ana",
+                     *       "agent_id": "cursor",
+                     *       "name": "Ana's Cursor",
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "expires_at": "2026-08-30T09:30:00.000Z",
+                     *       "key": "egk_3f9a0c1d2e4b5a69_7777777777777777777777777777777777777777777777777777777777777777"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it); INVALID_JSON: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over ENGRAM_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body exceeds 1048576 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body must be JSON with Content-Type: application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key id
+                 * @example 3f9a0c1d2e4b5a69
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "3f9a0c1d2e4b5a69",
+                     *       "revoked_at": "2026-06-01T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevokeKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

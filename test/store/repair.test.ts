@@ -70,10 +70,13 @@ describe("engram repair", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const damagedCopy = /kept as (\S+);/.exec(r.stdout)![1]!;
+    // Every table of the schema is copied; how many there are is the migrations' business.
+    const tables = /rows in (\d+) tables/.exec(r.stdout)![1]!;
     expect(lines(r.stdout)).toEqual([
       "memories: 400 rows kept (400 of them from pages the damaged index no longer reached), 1 unreadable stretch skipped, 0 rows dropped that refer to lost rows",
-      `repaired ${path}: 400 rows in 16 tables; the damaged store is kept as ${damagedCopy}; the keyword index was rebuilt and vectors are re-embedded at the next start`,
+      `repaired ${path}: 400 rows in ${tables} tables; the damaged store is kept as ${damagedCopy}; the keyword index was rebuilt and vectors are re-embedded at the next start`,
     ]);
+    expect(Number(tables)).toBeGreaterThan(15);
     expect(damagedCopy).toStartWith(`${path}.damaged-`);
     expect(hash(damagedCopy)).toBe(broken);
     expect((await runCli(["check", `--store-url=${path}`])).code).toBe(0);
@@ -113,7 +116,7 @@ describe("engram repair", () => {
     expect(readdirSync(join(path, "..")).filter((f) => f.includes(".damaged-") || f.includes(".salvage-"))).toEqual([]);
     const forced = await runCli(["repair", "--force", `--store-url=${path}`]);
     expect(forced.code).toBe(0);
-    expect(lines(forced.stdout).at(-1)).toStartWith(`repaired ${path}: 30 rows in 16 tables;`);
+    expect(lines(forced.stdout).at(-1)).toMatch(new RegExp(`^repaired ${path}: 30 rows in \\d+ tables;`));
   });
 });
 

@@ -286,6 +286,43 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(await e.tx((r) => r.inventory.memories(["a1", "a2"]))).toBe(6);
     });
 
+    test("get and countForUser narrow to one agent when given (a key bound to an agent)", async () => {
+      expect((await e.tx((r) => r.memories.get("alice", "m3", NOW, "a2")))?.id).toBe("m3");
+      expect(await e.tx((r) => r.memories.get("alice", "m3", NOW, "a1"))).toBeNull();
+      expect(await e.tx((r) => r.memories.countForUser("alice", "a2"))).toBe(1);
+    });
+
+    test("identity keys: the digest round-trips, lists stay in their organization, revocation is once", async () => {
+      const key = (id: string, org: string, at: number) => ({
+        id,
+        org_id: org,
+        role: "member",
+        user_id: "alice",
+        agent_id: null,
+        name: null,
+        secret_hash: new Uint8Array([0, 1, 254, 255]),
+        created_at: at,
+        expires_at: id === "k3" ? NOW - 1 : null,
+      });
+      await e.tx(async (r) => {
+        await r.keys.insert(key("k1", "org-a", NOW));
+        await r.keys.insert(key("k2", "org-a", NOW + 1));
+        await r.keys.insert(key("k3", "org-b", NOW));
+      });
+      const k1 = await e.tx((r) => r.keys.byId("k1"));
+      expect(k1).toMatchObject({ org_id: "org-a", role: "member", user_id: "alice", last_used_at: null });
+      expect([...k1!.secret_hash]).toEqual([0, 1, 254, 255]);
+      expect((await e.tx((r) => r.keys.list("org-a"))).map((k) => k.id)).toEqual(["k2", "k1"]);
+      expect((await e.tx((r) => r.keys.all())).map((k) => k.id)).toEqual(["k2", "k1", "k3"]);
+      expect(await e.tx((r) => r.keys.revoke("org-b", "k1", NOW))).toBe(false);
+      expect(await e.tx((r) => r.keys.revoke("org-a", "k1", NOW))).toBe(true);
+      expect(await e.tx((r) => r.keys.revoke("org-a", "k1", NOW))).toBe(false);
+      await e.tx((r) => r.keys.touch([{ id: "k2", at: NOW + 5 }]));
+      await e.tx((r) => r.keys.touch([{ id: "k2", at: NOW + 2 }]));
+      expect((await e.tx((r) => r.keys.byId("k2")))?.last_used_at).toBe(NOW + 5);
+      expect(await e.tx((r) => r.keys.usable(NOW))).toBe(1);
+    });
+
     test("deleting memories takes their vectors, versions and mentions with them", async () => {
       const gone = await e.tx((r) => r.memories.deleteForUser("alice", "a1", Infinity, NOW));
       expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);

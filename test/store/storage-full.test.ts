@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { buildTestApp, type TestApp } from "../support/app";
 import { mountSmallDisk } from "../support/small-disk";
 import { dbOf } from "../support/store";
+import { userScopeOf } from "~/shared/principal";
 
 const STORAGE_FULL = {
   success: false,
@@ -80,7 +81,7 @@ describe("SQLite's page limit", () => {
       dbOf(t).run(`PRAGMA max_page_count = ${page_count}`);
       let err: any;
       for (let i = 0; i < 1000 && !err; i++)
-        err = await t.services.memory.add({ user_id: "alice", memory: `no room ${i}` }).then(
+        err = await t.services.memory.add(userScopeOf("default", "alice"), { memory: `no room ${i}` }).then(
           () => undefined,
           (e) => e,
         );

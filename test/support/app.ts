@@ -23,6 +23,8 @@ export interface TestApp {
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any; headers: Headers }>;
   raw(req: Request): Promise<Response>;
+  /** The app's route table (method, path, hooks), as Elysia registered it. */
+  routes: readonly { method: string; path: string; hooks?: { detail?: unknown } }[];
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function buildTestApp(
     embedder: opts.embedder === undefined ? null : opts.embedder,
     searchTuning: opts.searchTuning,
   });
-  const { handle: raw, close: closeApp } = createApp(services);
+  const { app, handle: raw, close: closeApp } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
@@ -69,6 +71,7 @@ export async function buildTestApp(
     services,
     clock,
     raw,
+    routes: app.routes,
     request,
     get: (path, headers) => request("GET", path, undefined, headers),
     post: (path, body, headers) => request("POST", path, body, headers),

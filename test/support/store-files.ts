@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { loadConfig } from "~/config/load-config";
 import { buildServices } from "~/main";
 import { silentLogger } from "~/shared/logger";
+import { userScopeOf } from "~/shared/principal";
 import { dbOf } from "./store";
 
 /** A SQLite database of some other program, closed cleanly, in rollback-journal or WAL mode. */
@@ -30,8 +31,7 @@ export async function crashedStore(dir: string, memories: number): Promise<strin
     embedder: null,
   });
   for (let i = 0; i < memories; i++)
-    await engine.memory.add({
-      user_id: `user-${i % 7}`,
+    await engine.memory.add(userScopeOf("default", `user-${i % 7}`), {
       memory: `Memory ${i}: the team meets in room ${i} on Tuesdays`,
     });
   dbOf(engine).run("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -44,10 +44,12 @@ export class PgMemoryRepo implements MemoryRepo {
     return r!.rowid;
   }
 
-  get(userId: string, id: string, now: number): Promise<MemoryRow | null> {
+  get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
+    const params: unknown[] = [userId, id, now];
+    const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
     return this.pg.one<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND id = $2 AND ${VISIBLE("$3")}${this.lock}`,
-      [userId, id, now],
+      `SELECT ${MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND id = $2 AND ${VISIBLE("$3")}${agent}${this.lock}`,
+      params,
     );
   }
 
@@ -149,8 +151,11 @@ export class PgMemoryRepo implements MemoryRepo {
     );
   }
 
-  async countForUser(userId: string): Promise<number> {
-    return (await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories WHERE user_id = $1", [userId]))!.n;
+  async countForUser(userId: string, agentId?: string): Promise<number> {
+    const params: unknown[] = [userId];
+    const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
+    return (await this.pg.one<{ n: number }>(`SELECT count(*) AS n FROM memories WHERE user_id = $1${agent}`, params))!
+      .n;
   }
 
   async deleteByRowids(rowids: number[]): Promise<void> {

@@ -12,6 +12,7 @@ import { PgSessionRepo } from "./session-repo";
 import { PgGovernanceRepo } from "./governance-repo";
 import { PgInventoryRepo, PgRetentionRepo } from "./retention-repo";
 import { PgGraphRepo } from "./graph-repo";
+import { PgKeyRepo } from "./key-repo";
 
 /** The repositories over one transaction; `writing`: rows read for an update are locked (FOR UPDATE). */
 export function reposOf(pg: Pg, writing: boolean): Repos {
@@ -27,5 +28,6 @@ export function reposOf(pg: Pg, writing: boolean): Repos {
     retention: new PgRetentionRepo(pg),
     inventory: new PgInventoryRepo(pg),
     graph: new PgGraphRepo(pg),
+    keys: new PgKeyRepo(pg),
   };
 }

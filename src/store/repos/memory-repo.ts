@@ -39,8 +39,8 @@ export interface VersionRow {
 export interface MemoryRepo {
   /** Stores the memory and indexes its text for keyword search; returns its rowid (never reused). */
   insert(m: NewMemory): Promise<number>;
-  /** A visible (unexpired) memory of the user, or null. */
-  get(userId: string, id: string, now: number): Promise<MemoryRow | null>;
+  /** A visible (unexpired) memory of the user (of that agent, when given), or null. */
+  get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null>;
   /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
   page(q: {
     userId: string;
@@ -74,7 +74,8 @@ export interface MemoryRepo {
    * retention is over at `now`; returns them.
    */
   deleteForUser(userId: string, agentId: string, before: number, now: number): Promise<{ rowid: number; id: string }[]>;
-  countForUser(userId: string): Promise<number>;
+  /** Every memory of the user (of that agent, when given), expired ones included. */
+  countForUser(userId: string, agentId?: string): Promise<number>;
   deleteByRowids(rowids: number[]): Promise<void>;
   /** Previous versions (enforcement's version limits). */
   deleteVersions(items: { memoryId: string; version: number }[]): Promise<void>;

@@ -40,7 +40,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
     return r!.rowid;
   }
 
-  async get(userId: string, id: string, now: number): Promise<MemoryRow | null> {
+  async get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
+    if (agentId !== undefined)
+      return this.db
+        .query<MemoryRow, any[]>(
+          `SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE} AND agent_id = ?`,
+        )
+        .get(userId, id, now, agentId);
     return this.db
       .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`)
       .get(userId, id, now);
@@ -150,7 +156,11 @@ export class SqliteMemoryRepo implements MemoryRepo {
       .all(userId, agentId, before, now);
   }
 
-  async countForUser(userId: string): Promise<number> {
+  async countForUser(userId: string, agentId?: string): Promise<number> {
+    if (agentId !== undefined)
+      return this.db
+        .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM memories WHERE user_id = ? AND agent_id = ?")
+        .get(userId, agentId)!.n;
     return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!
       .n;
   }

@@ -30,6 +30,7 @@ import { SqliteGovernanceRepo } from "./governance-repo";
 import { SqliteInventoryRepo, SqliteRetentionRepo } from "./retention-repo";
 import { SqliteGraphRepo } from "./graph-repo";
 import type { VectorIndexKind } from "./platform";
+import { SqliteKeyRepo } from "./key-repo";
 
 export { PAGE_CACHE_MB };
 
@@ -80,6 +81,7 @@ export class SqliteStore implements Store {
       retention: new SqliteRetentionRepo(db),
       inventory: new SqliteInventoryRepo(db),
       graph: new SqliteGraphRepo(db),
+      keys: new SqliteKeyRepo(db),
     };
   }
 

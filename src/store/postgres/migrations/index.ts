@@ -2,6 +2,7 @@
 // carries them. Their numbers are the PostgreSQL store's own (not the SQLite store's).
 import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_row_security.sql" with { type: "text" };
+import m0003 from "./0003_api_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -12,4 +13,5 @@ export interface PgMigration {
 export const PG_MIGRATIONS: PgMigration[] = [
   { version: 1, name: "schema", sql: m0001 },
   { version: 2, name: "row security", sql: m0002 },
+  { version: 3, name: "api keys", sql: m0003 },
 ];

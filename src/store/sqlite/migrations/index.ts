@@ -10,6 +10,7 @@ import m0008 from "./0008_fts_namespaces.sql" with { type: "text" };
 import m0009 from "./0009_vector_erasures.sql" with { type: "text" };
 import m0010 from "./0010_retain_until.sql" with { type: "text" };
 import m0011 from "./0011_immutable_version_authors.sql" with { type: "text" };
+import m0012 from "./0012_api_keys.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import type { Db } from "../connection";
 
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: "vector erasures", sql: m0009 },
   { version: 10, name: "retain until", sql: m0010 },
   { version: 11, name: "immutable version authors", sql: m0011 },
+  { version: 12, name: "api keys", sql: m0012 },
 ];

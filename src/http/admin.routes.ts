@@ -1,0 +1,41 @@
+// Key administration (SPEC §8): an admin key creates, lists and revokes the identity keys of its own
+// organization. The secret of a new key is in the creation answer only.
+import { router } from "./router";
+import type { Services } from "~/services";
+import { spec, type RouteSpec } from "./route-spec";
+import { orgScopeOf } from "./access";
+import { ACCESS } from "~/identity/access";
+import { CreateKeyInput, CreateKeyResponse, KeyListResponse, KeyPath, RevokeKeyResponse } from "~/identity/keys.schema";
+
+const doc = <const S extends Omit<RouteSpec, "tag" | "summary" | "access">>(summary: string, s: S) =>
+  spec({ tag: "admin", summary, access: ACCESS.admin, ...s });
+
+export const adminRoutes = (s: Services) =>
+  router("/admin")
+    .post(
+      "/keys",
+      ({ body, request }) => s.keys.create(orgScopeOf(request).org, body),
+      doc("Create an identity key of this organization", {
+        description:
+          "The answer carries the whole key (egk_<id>_<secret>) once; only a digest of the secret is stored. " +
+          "Member and reader keys need user_id. The key belongs to the caller's organization.",
+        body: CreateKeyInput,
+        response: CreateKeyResponse,
+      }),
+    )
+    .get(
+      "/keys",
+      ({ request }) => s.keys.list(orgScopeOf(request).org),
+      doc("The organization's keys, newest first (no secrets)", { response: KeyListResponse }),
+    )
+    .delete(
+      "/keys/:id",
+      ({ params, request }) => s.keys.revoke(orgScopeOf(request).org, params.id),
+      doc("Revoke a key", {
+        description:
+          "From the next request on, on every server process sharing the store, the key answers 401. A key of another organization: 404.",
+        params: KeyPath,
+        response: RevokeKeyResponse,
+        errors: ["NOT_FOUND"],
+      }),
+    );

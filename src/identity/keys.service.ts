@@ -1,0 +1,152 @@
+// Identity keys (SPEC §8): create (the secret shown once, only its digest stored), list, revoke, and
+// authenticate a presented key on every request. Authentication reads the key's row each time (one
+// primary-key lookup), so a revocation by any process sharing the store applies at the next request.
+import type { KeyRow, Store } from "~/store/store";
+import { type Clock, iso, isoOrNull } from "~/shared/clock";
+import { notFound, validationError } from "~/shared/errors";
+import type { Logger } from "~/shared/logger";
+import { isRole, type Principal } from "~/shared/principal";
+import { parseDuration } from "~/governance/durations";
+import { digestOf, newKey, parseKey, secretMatches } from "./key-format";
+import type { CreateKeyInput, CreateKeyResponse, KeyListResponse, KeyView, RevokeKeyResponse } from "./keys.schema";
+
+/** How often the last use of keys is written (one small transaction for all keys used meanwhile). */
+const TOUCH_MS = 1_000;
+
+export type KeyCheck =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: "malformed" | "unknown" | "revoked" | "expired" };
+
+export class KeysService {
+  private uses = new Map<string, number>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    /** Until every stored row carries its organization, keys serve the store's own organization only. */
+    private readonly homeOrg: string,
+  ) {}
+
+  async create(org: string, input: CreateKeyInput): Promise<CreateKeyResponse> {
+    if (org !== this.homeOrg)
+      throw validationError(
+        "org",
+        `this store serves one organization ('${this.homeOrg}', ENGRAM_ORG_ID) until organization isolation lands`,
+      );
+    if (!isRole(input.role)) throw validationError("role", "role must be one of admin, member, reader");
+    if (input.role !== "admin" && input.user_id === undefined)
+      throw validationError("user_id", `a ${input.role} key acts as one user: give user_id`);
+    const now = this.clock.now();
+    let expiresAt: number | null = null;
+    if (input.expires !== undefined) {
+      const ms = parseDuration(input.expires);
+      if (!ms) throw validationError("expires", "expires must be a duration like 30m, 24h, 90d or 1y");
+      expiresAt = now + ms;
+    }
+    const { id, key, secret } = newKey();
+    const row = {
+      id,
+      org_id: org,
+      role: input.role,
+      user_id: input.user_id ?? null,
+      agent_id: input.agent_id ?? null,
+      name: input.name ?? null,
+      secret_hash: digestOf(id, secret),
+      created_at: now,
+      expires_at: expiresAt,
+    };
+    await this.store.write((tx) => tx.keys.insert(row));
+    const { last_used_at: _, revoked_at: __, ...view } = toView({ ...row, last_used_at: null, revoked_at: null });
+    return { success: true as const, ...view, key };
+  }
+
+  /** The organization's keys; without an organization, every key of the store (the operator's CLI). */
+  async list(org?: string): Promise<KeyListResponse> {
+    await this.flush();
+    const rows = await this.store.read((r) => (org === undefined ? r.keys.all() : r.keys.list(org)));
+    return { success: true as const, keys: rows.map(toView) };
+  }
+
+  /** The organization of a key, in any organization (the operator's CLI revokes by id alone). */
+  async orgOf(id: string): Promise<string | null> {
+    return (await this.store.read((r) => r.keys.byId(id)))?.org_id ?? null;
+  }
+
+  async revoke(org: string, id: string): Promise<RevokeKeyResponse> {
+    const now = this.clock.now();
+    if (!(await this.store.write((tx) => tx.keys.revoke(org, id, now)))) throw notFound("key", id);
+    return { success: true as const, id, revoked_at: iso(now) };
+  }
+
+  /** The principal of a presented identity key, or why it does not authenticate. */
+  async authenticate(token: string): Promise<KeyCheck> {
+    const parsed = parseKey(token);
+    if (!parsed) return { ok: false, reason: "malformed" };
+    const row = await this.store.read((r) => r.keys.byId(parsed.id));
+    if (!row || row.org_id !== this.homeOrg || !secretMatches(parsed.id, parsed.secret, row.secret_hash))
+      return { ok: false, reason: "unknown" };
+    if (row.revoked_at !== null) return { ok: false, reason: "revoked" };
+    const now = this.clock.now();
+    if (row.expires_at !== null && row.expires_at <= now) return { ok: false, reason: "expired" };
+    this.noteUse(row.id, now);
+    return { ok: true, principal: principalOf(row) };
+  }
+
+  /** Keys that could authenticate now, in any organization (start-up: can anyone log in?). */
+  usableCount(): Promise<number> {
+    return this.store.read((r) => r.keys.usable(this.clock.now()));
+  }
+
+  private noteUse(id: string, at: number): void {
+    this.uses.set(id, at);
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), TOUCH_MS);
+    this.timer.unref?.();
+  }
+
+  /** Writes the last uses noted since the previous flush. */
+  async flush(): Promise<void> {
+    if (!this.uses.size) return;
+    const uses = [...this.uses].map(([id, at]) => ({ id, at }));
+    this.uses.clear();
+    try {
+      await this.store.write((tx) => tx.keys.touch(uses));
+    } catch (e) {
+      this.logger.warn("could not record the last use of keys", { keys: uses.length, error: (e as Error).message });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
+
+function principalOf(row: KeyRow): Principal {
+  return {
+    org: row.org_id,
+    role: isRole(row.role) ? row.role : "reader",
+    ...(row.user_id !== null ? { userId: row.user_id } : {}),
+    ...(row.agent_id !== null ? { agentId: row.agent_id } : {}),
+    kind: "key",
+    id: row.id,
+  };
+}
+
+function toView(row: Omit<KeyRow, "secret_hash"> & { secret_hash?: unknown }): KeyView {
+  return {
+    id: row.id,
+    org: row.org_id,
+    role: isRole(row.role) ? row.role : "reader",
+    user_id: row.user_id,
+    agent_id: row.agent_id,
+    name: row.name,
+    created_at: iso(row.created_at),
+    expires_at: isoOrNull(row.expires_at),
+    last_used_at: isoOrNull(row.last_used_at),
+    revoked_at: isoOrNull(row.revoked_at),
+  };
+}
