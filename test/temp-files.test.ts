@@ -68,7 +68,7 @@ describe("temp files", () => {
     const out = join(scratch(), "bench.json");
     expect(await bench(tmp, out).exited).toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
-  });
+  }, 60_000); // a whole bench run: a server start, a load and every endpoint driven in turn (~3 s idle, 5 s+ on a busy machine)
 
   test("the bench removes its store folder when interrupted", async () => {
     const tmp = scratch();
