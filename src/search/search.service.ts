@@ -68,8 +68,7 @@ export class SearchService {
    * skipping vectors, and /health says `loading`.
    */
   start(): Promise<void> {
-    // The vector erasure queue needs to know the current model's space (store/sqlite/vector-erasure.ts).
-    return (this.starting ??= this.load().then(() => this.erasure.start()));
+    return (this.starting ??= this.load());
   }
 
   private async load(): Promise<void> {

@@ -34,8 +34,6 @@ export interface VectorErasures {
   readonly pending: number;
   /** Resolves once nothing is left to erase. */
   settled(): Promise<void>;
-  /** The current model is known (or known to be none): erasing may begin. */
-  start(): void;
 }
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli";
 import { postJson, spawnServer, tempDir } from "../support/server-process";
-import { breakInteriorPage, breakLeafPage, crashedStore, foreignDatabase } from "../support/store-files";
+import { breakInteriorPage, breakLeafPage, crashedStore, foreignDatabase, rootPage } from "../support/store-files";
 import { buildTestApp } from "../support/app";
 import { LetterEmbedder } from "../support/embedders";
 import { openTestStore, dbOf } from "../support/store";
@@ -34,11 +34,12 @@ describe("engram check", () => {
 
   test("lists every problem of a damaged store, names the b-tree, and exits 3 pointing at repair", async () => {
     const path = await crashedStore(scratch(), 400);
+    const tree = rootPage(path, "memories");
     const page = breakInteriorPage(path, "memories");
     const r = await runCli(["check", `--store-url=${path}`]);
     expect(r.code).toBe(3);
     const out = lines(r.stdout);
-    expect(out[0]).toBe(`Tree 3 (memories) page ${page}: btreeInitPage() returns error code 11`);
+    expect(out[0]).toBe(`Tree ${tree} (memories) page ${page}: btreeInitPage() returns error code 11`);
     expect(out).toContain("wrong # of entries in index memories_by_user");
     expect(out.at(-1)).toBe(
       `damaged: ${path} (400 memories of 7 users): ${out.length - 1} problems; 'engram repair --store-url=${path}' rebuilds the store from what is readable (stop its servers first)`,

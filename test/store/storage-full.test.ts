@@ -112,6 +112,8 @@ describe("every write route on a full store", () => {
       const first = await t.post("/add_memories", { user_id: "alice", memory: "first" });
       const payload = JSON.parse(JSON.stringify(body).replace("$id", first.body.memory_ids[0]));
       if (path === "/governance/policies") Object.assign(payload, await fullPolicy(t));
+      // Full means no free page either (the memory rowids migration's table rebuild leaves a few in a new store).
+      dbOf(t).run("VACUUM");
       const { page_count } = dbOf(t).query<{ page_count: number }, []>("PRAGMA page_count").get()!;
       dbOf(t).run(`PRAGMA max_page_count = ${page_count}`);
       const r = await t.request(method, path, payload);

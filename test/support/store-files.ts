@@ -43,6 +43,17 @@ export async function crashedStore(dir: string, memories: number): Promise<strin
 }
 
 /** Overwrites the first interior (non-leaf) b-tree page of `table` with garbage. */
+/** The number SQLite's integrity_check names `table`'s b-tree by (its root page). */
+export function rootPage(path: string, table: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.query<{ rootpage: number }, [string]>("SELECT rootpage FROM sqlite_master WHERE name = ?").get(table)!
+      .rootpage;
+  } finally {
+    db.close();
+  }
+}
+
 export const breakInteriorPage = (path: string, table: string) => breakPage(path, table, "internal");
 
 /** Overwrites a leaf page in the middle of `table`'s b-tree with garbage: the rows on it are lost. */

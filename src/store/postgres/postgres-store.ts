@@ -30,7 +30,7 @@ export interface PostgresStoreOptions {
 const WRITE_ATTEMPTS = 4;
 
 /** Deleting a memory deletes its vectors in the same statement (ON DELETE CASCADE): nothing waits. */
-const NOTHING_PENDING: VectorErasures = { pending: 0, settled: async () => {}, start: () => {} };
+const NOTHING_PENDING: VectorErasures = { pending: 0, settled: async () => {} };
 
 export class PostgresStore implements Store {
   readonly kind = "postgres";

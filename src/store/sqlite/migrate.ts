@@ -10,27 +10,42 @@ export function migrate(db: Db): number {
   db.run(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
   );
-  let applied = 0;
-  db.transaction(() => {
-    const { application_id } = db.query<{ application_id: number }, []>("PRAGMA application_id").get()!;
-    if (application_id !== ENGRAM_APPLICATION_ID) db.run(`PRAGMA application_id = ${ENGRAM_APPLICATION_ID}`);
-    const done = new Set(
-      db
-        .query<{ version: number }, []>("SELECT version FROM schema_migrations")
-        .all()
-        .map((r) => r.version),
+  // PRAGMA foreign_keys does nothing inside a transaction: a migration that rebuilds a referenced table
+  // turns them off before it begins, and checks them itself before the commit.
+  const fkOff = MIGRATIONS.some((m) => m.foreignKeysOff && !applied(db).has(m.version));
+  if (fkOff) db.run("PRAGMA foreign_keys = OFF");
+  try {
+    return db.transaction(() => applyPending(db, fkOff)).immediate();
+  } finally {
+    if (fkOff) db.run("PRAGMA foreign_keys = ON");
+  }
+}
+
+const applied = (db: Db) =>
+  new Set(
+    db
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
+
+function applyPending(db: Db, checkForeignKeys: boolean): number {
+  const { application_id } = db.query<{ application_id: number }, []>("PRAGMA application_id").get()!;
+  if (application_id !== ENGRAM_APPLICATION_ID) db.run(`PRAGMA application_id = ${ENGRAM_APPLICATION_ID}`);
+  const done = applied(db);
+  let count = 0;
+  for (const m of MIGRATIONS) {
+    if (done.has(m.version)) continue;
+    db.run(m.sql);
+    m.run?.(db);
+    db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+      m.version,
+      m.name,
+      Date.now(),
     );
-    for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
-      db.run(m.sql);
-      m.run?.(db);
-      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-      applied++;
-    }
-  }).immediate();
-  return applied;
+    count++;
+  }
+  if (checkForeignKeys && db.query("PRAGMA foreign_key_check").get())
+    throw new Error("a migration left rows whose foreign keys point nowhere; nothing was changed");
+  return count;
 }

@@ -123,6 +123,14 @@ export class PortableVectorIndex {
   }
 
   /** Every stored vector, with its filter columns (to hand them to another index). */
+  /** Every rowid this table holds a vector for, a deleted memory's included. */
+  rowids(): number[] {
+    return this.db
+      .query<{ r: number }, []>(`SELECT memory_rowid AS r FROM ${this.table}_rowids`)
+      .all()
+      .map((x) => x.r);
+  }
+
   vectors(): VectorRow[] {
     const out: VectorRow[] = [];
     const rows = this.db

@@ -55,7 +55,6 @@ export class SqliteStore implements Store {
   private readonly repos: Repos;
   private readonly turns = new Turns();
   private readonly commits: GroupCommit;
-  private currentVectors: string | null = null;
   /** Which vector index serves: sqlite-vec where this connection loaded it, else the portable one. */
   readonly vectorIndex: VectorIndexKind;
 
@@ -66,13 +65,12 @@ export class SqliteStore implements Store {
   ) {
     this.vectorIndex = vectorSupport(db).index;
     this.commits = new GroupCommit(db, this.turns);
-    this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, () => this.currentVectors);
+    const writable = !db.query<{ query_only: number }, []>("PRAGMA query_only").get()!.query_only;
+    this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     this.repos = {
       memories: new SqliteMemoryRepo(db),
       search: new SqliteSearchRepo(db),
-      vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger, (table) => {
-        this.currentVectors = table;
-      }),
+      vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger),
       conversations: new SqliteConversationRepo(db),
       immutable: new SqliteImmutableRepo(db),
       mutable: new SqliteMutableRepo(db),

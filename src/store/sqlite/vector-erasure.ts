@@ -3,7 +3,8 @@
 // time (~14 µs each), which made half of a 10k-memory delete_all; so a small delete erases inside its
 // own transaction, and a bulk one queues the rowids in `vector_erasures` (same transaction, so a
 // rollback queues nothing) and they are erased in batches right after it commits. The queue lives in
-// the database: a crash between the two is finished at the next start.
+// the database: a crash between the two is finished at the next start. Memory rowids are never reused
+// (the memory rowids migration), so a queued rowid's vectors are always the deleted memory's, in every table.
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
 import { erasableTables, indexOfTable, type VectorIndexKind } from "./vector-indexes";
@@ -18,8 +19,6 @@ const BATCH = 500;
 export class VectorErasure implements VectorErasures {
   private draining = false;
   private closed = false;
-  /** Set once the current model is known: before that a reused rowid's vector cannot be told apart. */
-  private started = false;
   private idle: (() => void)[] = [];
 
   constructor(
@@ -28,9 +27,12 @@ export class VectorErasure implements VectorErasures {
     private readonly logger: Logger,
     /** The index in use: with the portable one, sqlite-vec is not loaded and its tables cannot be touched. */
     private readonly kind: VectorIndexKind,
-    /** The current model's table: there a reused rowid may already hold a new memory's vector. */
-    private readonly currentTable: () => string | null,
-  ) {}
+    /** A read-only connection (a search worker's) never erases: the server's connection does. */
+    private readonly writable: boolean,
+  ) {
+    // What a crash left queued is erased in the background from the start.
+    this.schedule();
+  }
 
   /** Call inside the transaction that deletes the memories with these rowids. */
   erase(rowids: number[]): void {
@@ -42,15 +44,9 @@ export class VectorErasure implements VectorErasures {
     this.schedule();
   }
 
-  /** Called once the current model is known (or known to be none): erases what a crash left queued. */
-  start(): void {
-    this.started = true;
-    this.schedule();
-  }
-
-  /** Erases what is queued, in the background (from start() on). */
+  /** Erases what is queued, in the background. */
   schedule(): void {
-    if (!this.started || this.draining) return;
+    if (!this.writable || this.draining) return;
     this.draining = true;
     setTimeout(() => void this.drain(), 0);
   }
@@ -64,10 +60,10 @@ export class VectorErasure implements VectorErasures {
     return this.draining ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
   }
 
-  /** Erases everything still queued, now, and stops the background drain (shutdown). Before start() the queue stays for the next start. */
+  /** Erases everything still queued, now, and stops the background drain (shutdown). */
   async finish(): Promise<void> {
     this.closed = true;
-    if (this.started) while ((await this.turns.run(() => this.eraseQueued())) > 0);
+    if (this.writable) while ((await this.turns.run(() => this.eraseQueued())) > 0);
     for (const resolve of this.idle.splice(0)) resolve();
   }
 
@@ -112,12 +108,6 @@ export class VectorErasure implements VectorErasures {
   }
 
   private eraseRows(rowids: number[]): void {
-    const current = this.currentTable();
-    const live = this.db.query<{ n: number }, [number]>("SELECT 1 AS n FROM memories WHERE rowid = ?");
-    for (const table of erasableTables(this.db, this.kind)) {
-      // A rowid freed by the delete may already be a new memory's (SQLite reuses the largest rowid):
-      // its vector in the current table is the new memory's own.
-      indexOfTable(this.db, "", table).delete(rowids.filter((rowid) => table !== current || !live.get(rowid)));
-    }
+    for (const table of erasableTables(this.db, this.kind)) indexOfTable(this.db, "", table).delete(rowids);
   }
 }

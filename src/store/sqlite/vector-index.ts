@@ -99,6 +99,14 @@ export class VectorIndex {
   }
 
   /** Every stored vector of a live memory, with its filter columns (to hand them to another index). */
+  /** Every rowid this table holds a vector for, a deleted memory's included. */
+  rowids(): number[] {
+    return this.db
+      .query<{ r: number }, []>(`SELECT rowid AS r FROM ${this.table}`)
+      .all()
+      .map((x) => x.r);
+  }
+
   vectors(): VectorRow[] {
     return this.db
       .query<
@@ -154,12 +162,13 @@ export class VectorIndex {
 
 /**
  * Moves every live memory's vector from a table of an earlier layout to `to` and drops it, inside the
- * caller's transaction. Vectors of deleted memories whose erasure is still queued (a crash between the
- * two) are erased first: sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed.
+ * caller's transaction. Vectors whose erasure is still queued (a crash between the two) are erased first:
+ * sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed. A queued rowid is never a
+ * live memory's (rowids are not reused), so all of them go.
  *
  * `to` holds rows only if the store went back to an Engram of the earlier layout and forward again. That
  * version wrote only the earlier table and erased nothing from this one: a row here may belong to a memory
- * deleted, rewritten or whose rowid was reused meanwhile. So every row here is erased, the memories whose
+ * deleted or rewritten meanwhile. So every row here is erased, the memories whose
  * vector is not in the earlier table lose their mark, and the re-embedding at start writes them again
  * (else one rowid in both tables failed the move, and search lost its vectors).
  */
@@ -171,9 +180,7 @@ function moveVectors(db: Db, model: string, from: string, to: string, logger?: L
       .query<{ r: number }, []>(sql)
       .all()
       .map((row) => row.r);
-  new VectorIndex(db, model, from).delete(
-    rowids("SELECT memory_rowid AS r FROM vector_erasures WHERE memory_rowid NOT IN (SELECT rowid FROM memories)"),
-  );
+  new VectorIndex(db, model, from).delete(rowids("SELECT memory_rowid AS r FROM vector_erasures"));
   const untrusted = rowids(`SELECT rowid AS r FROM ${to}`);
   if (untrusted.length) {
     new VectorIndex(db, model, to).delete(untrusted);

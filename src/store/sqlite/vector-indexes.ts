@@ -66,8 +66,9 @@ export function openVectorIndex(
     .immediate();
 }
 
+/** Erases every vector of the table, deleted memories' too (their rowids never come back to match them). */
 function erase(index: ModelVectorIndex): void {
-  index.delete(index.vectors().map((r) => r.rowid));
+  index.delete(index.rowids());
 }
 
 function handOver(

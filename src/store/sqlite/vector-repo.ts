@@ -16,13 +16,10 @@ export class SqliteVectorRepo implements VectorRepo {
     private readonly kind: VectorIndexKind,
     private readonly erasure: VectorErasure,
     private readonly logger: Logger,
-    /** Told the table of the current model when it is opened (the erasure needs it). */
-    private readonly opened: (table: string) => void,
   ) {}
 
   async open(modelId: string, dimensions: number): Promise<VectorSpace> {
     const index = openVectorIndex(this.db, this.kind, modelId, dimensions, this.logger);
-    this.opened(index.table);
     return { model: modelId, key: index.table };
   }
 

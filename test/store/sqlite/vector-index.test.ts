@@ -124,13 +124,13 @@ describe("vector index", () => {
     });
     const [table] = VectorIndex.tables(dbOf(t)) as [string];
     const earlier = table.replace(/_c256$/, "");
-    const [untouched, rewritten, reused] = rowidsOf(dbOf(t), "alice") as [number, number, number];
+    const [untouched, rewritten, deleted] = rowidsOf(dbOf(t), "alice") as [number, number, number];
     await t.close();
     t = undefined;
 
     // What an Engram of the earlier layout leaves. It writes only its own table (here: a new vector for one
-    // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and its
-    // rowid reused by a memory of bob's without a vector yet.
+    // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and bob
+    // has a new memory without a vector yet.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
     db.run(
       `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
@@ -139,16 +139,20 @@ describe("vector index", () => {
     db.query(
       `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`,
     ).run(rewritten, new Float32Array(newer), Number.MAX_SAFE_INTEGER);
-    db.run(`DELETE FROM memories WHERE rowid = ${reused}`);
-    db.query(
-      "INSERT INTO memories (rowid, id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, 'bob-1', 'bob', 'default', 'zzz', 0, 0)",
-    ).run(reused);
-    db.query("INSERT INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)").run(reused, embedder.modelId);
+    db.run(`DELETE FROM memories WHERE rowid = ${deleted}`);
+    const bob = Number(
+      db
+        .query(
+          "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('bob-1', 'bob', 'default', 'zzz', 0, 0)",
+        )
+        .run().lastInsertRowid,
+    );
+    expect(bob).toBeGreaterThan(deleted);
     const stale = (vectors(db, table) as any[]).map((v) => [v.rowid, v.user_id]);
     expect(stale).toEqual([
       [untouched, "alice"],
       [rewritten, "alice"],
-      [reused, "alice"],
+      [deleted, "alice"],
     ]);
     db.close();
 
@@ -173,7 +177,7 @@ describe("vector index", () => {
     expect(floats()).toEqual([
       [untouched, "alice", bees],
       [rewritten, "alice", newer],
-      [reused, "bob", zzz],
+      [bob, "bob", zzz],
     ]);
   });
 });

@@ -11,7 +11,9 @@ import m0009 from "./0009_vector_erasures.sql" with { type: "text" };
 import m0010 from "./0010_retain_until.sql" with { type: "text" };
 import m0011 from "./0011_immutable_version_authors.sql" with { type: "text" };
 import m0012 from "./0012_api_keys.sql" with { type: "text" };
+import m0013 from "./0013_memory_rowids.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
+import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import type { Db } from "../connection";
 
 export interface Migration {
@@ -20,6 +22,8 @@ export interface Migration {
   sql: string;
   /** A step in code after the SQL, in the same transaction (e.g. re-indexing rows). */
   run?: (db: Db) => void;
+  /** Rebuilds a table others reference: runs with foreign keys off, checked before the commit. */
+  foreignKeysOff?: true;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -35,4 +39,11 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: "retain until", sql: m0010 },
   { version: 11, name: "immutable version authors", sql: m0011 },
   { version: 12, name: "api keys", sql: m0012 },
+  {
+    version: 13,
+    name: "memory rowids never reused",
+    sql: m0013,
+    run: rebuildMemoriesWithAutoincrement,
+    foreignKeysOff: true,
+  },
 ];
