@@ -19,7 +19,7 @@ import { makeAuthenticator } from "./http/auth";
 import { hidden, principalOf } from "./http/access";
 import { ACCESS } from "./identity/access";
 
-const OPEN_PATHS = new Set(["/health", "/v1/health"]);
+const OPEN_PATHS = new Set(["/health", "/v1/health", "/ready", "/v1/ready"]);
 
 export function createApp(s: Services) {
   const metrics = new RequestMetrics();

@@ -41,6 +41,11 @@ export { probeSqlite } from "./store/sqlite/connection";
 export { repairStore } from "./store/sqlite/repair";
 export { StoreFileError } from "./store/sqlite/store-file";
 
+/** `engram doctor` on a PostgreSQL store: connects once (the driver loads only then). */
+export async function probePostgres(url: string): Promise<{ writable: boolean; detail: string }> {
+  return (await import("./store/postgres/postgres-store")).probePostgres(url);
+}
+
 export interface BuildOptions {
   clock?: Clock;
   logger?: Logger;
@@ -63,12 +68,7 @@ export interface Engine extends Services {
 export async function buildServices(config: Config, o: BuildOptions = {}): Promise<Engine> {
   const logger = o.logger ?? loggerFor(config);
   const clock = o.clock ?? systemClock;
-  const store = await openSqliteStore({
-    path: config.storePath,
-    ...connectionOptions(config),
-    cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
-    logger,
-  });
+  const store = await openStore(config, logger);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   const search = new SearchService(store, embedder, logger, o.searchTuning);
   const workers = startSearchWorkers(config, search, logger);
@@ -105,6 +105,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     logger,
     version: VERSION,
     store,
+    storeStatus: async () => ({ kind: store.kind, reachable: await store.reachable() }),
     search,
     memory,
     conversations,
@@ -171,8 +172,32 @@ export const connectionOptions = (config: Config) => ({
   sqliteLib: config.sqliteLib,
 });
 
-/** Search workers need a store file: a worker cannot open another connection's ":memory:". */
-const usesSearchWorkers = (config: Config) => config.searchWorkers > 0 && config.storePath !== ":memory:";
+/** The engine STORE_URL names: a SQLite file (the embedded default) or PostgreSQL (SPEC §9). */
+async function openStore(config: Config, logger: Logger): Promise<Store> {
+  if (config.storeKind === "sqlite")
+    return openSqliteStore({
+      path: config.storePath,
+      ...connectionOptions(config),
+      cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
+      logger,
+    });
+  // Loaded only when configured, like Neo4j's driver.
+  const { openPostgresStore } = await import("./store/postgres/postgres-store");
+  return openPostgresStore({
+    url: config.storeUrl,
+    migrationUrl: config.storeMigrationUrl,
+    poolSize: config.storePoolSize,
+    logger,
+  });
+}
+
+/**
+ * Search workers need a store file: a worker cannot open another connection's ":memory:". On PostgreSQL
+ * the database ranks (tsvector, pgvector): a worker thread would only wait on the network, so there are
+ * none — a node scales by its connection pool, and the service by more nodes.
+ */
+const usesSearchWorkers = (config: Config) =>
+  config.storeKind === "sqlite" && config.searchWorkers > 0 && config.storePath !== ":memory:";
 
 /** Until the workers run, and if they cannot start (logged as an error), the server thread ranks: same code, same results. */
 async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {

@@ -11,8 +11,16 @@ import type { GraphService } from "~/graph/graph.service";
 import type { SessionsService } from "~/sessions/sessions.service";
 import type { KeysService } from "~/identity/keys.service";
 
+/** The store as /health and /ready report it. */
+export interface StoreStatus {
+  kind: "sqlite" | "postgres";
+  reachable: boolean;
+}
+
 export interface Services {
   config: Config;
+  /** Asks the store now whether it answers. */
+  storeStatus(): Promise<StoreStatus>;
   logger: Logger;
   version: string;
   memory: MemoryService;

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Config } from "~/config/config.schema";
-import { connectionOptions, createEmbedder, probeSqlite } from "~/main";
+import { connectionOptions, createEmbedder, probePostgres, probeSqlite } from "~/main";
 import { isEmbedded } from "~/shared/native-files";
 import { VERSION } from "~/version";
 import { EXIT } from "./exit-codes";
@@ -34,7 +34,7 @@ export async function diagnose(config: Config): Promise<DoctorReport> {
   const support = info?.vectors ?? null;
   const model = await modelState(config);
   if (model.state === "failed") problems.push(`embedding model ${model.id} failed to load: ${model.error}`);
-  const store = storeState(config.storePath);
+  const store = config.storeKind === "postgres" ? await postgresState(config) : storeState(config.storePath);
   if (!store.writable) problems.push(`store ${store.path} cannot be written: ${store.detail}`);
   return {
     platform: { os: process.platform, arch: process.arch, bun: Bun.version, binary: isEmbedded(import.meta.path) },
@@ -69,6 +69,12 @@ async function modelState(config: Config): Promise<Omit<DoctorReport["model"], "
   } finally {
     await embedder.close?.();
   }
+}
+
+/** Whether serve could use the database: it answers, the role is not a superuser, pgvector is there. */
+async function postgresState(config: Config): Promise<DoctorReport["store"]> {
+  const r = await probePostgres(config.storeUrl);
+  return { path: config.storePath, exists: r.writable, writable: r.writable, detail: r.detail };
 }
 
 /** Whether serve could create or open the store file for writing (and its -wal and -shm beside it). */

@@ -6,6 +6,7 @@ import { EXIT } from "./exit-codes";
 
 /** Prints each problem on a line of its own, then a summary; exit 0 when sound, 3 when damaged. */
 export async function check(config: Config): Promise<number> {
+  if (config.storeKind === "postgres") return notForPostgres("check");
   const path = config.storePath;
   const report = await checkStore(path, { nativeCacheDir: config.cacheDir });
   const size = report.memories === null ? "" : ` (${report.memories} memories of ${report.users} users)`;
@@ -23,6 +24,7 @@ export async function check(config: Config): Promise<number> {
 
 /** Rebuilds a damaged store in place (the damaged files are kept beside it); --force rebuilds a sound one too. */
 export async function repair(config: Config, opts: { force: boolean }): Promise<number> {
+  if (config.storeKind === "postgres") return notForPostgres("repair");
   const path = config.storePath;
   const outcome = await repairStore(path, { nativeCacheDir: config.cacheDir, force: opts.force });
   if (!outcome.repaired) {
@@ -43,4 +45,12 @@ export async function repair(config: Config, opts: { force: boolean }): Promise<
       "the keyword index was rebuilt and vectors are re-embedded at the next start",
   );
   return EXIT.OK;
+}
+
+/** Both mend a SQLite file; PostgreSQL keeps its own integrity (WAL, checksums) and has its own tools. */
+function notForPostgres(command: string): number {
+  console.error(
+    `engram ${command}: works on a SQLite store file; for PostgreSQL use its own tools (pg_amcheck, pg_dump / pg_restore; docs/DEPLOY.md)`,
+  );
+  return EXIT.USAGE;
 }

@@ -39,9 +39,25 @@ export const ConfigSchema = Type.Object({
   storeUrl: str({
     env: "STORE_URL",
     flag: "store-url",
-    description: "Backing store: sqlite:///abs.db, sqlite://rel.db, sqlite::memory:, file:path or a bare path",
+    description:
+      "Backing store: sqlite:///abs.db, sqlite://rel.db, sqlite::memory:, file:path, a bare path, or postgres://user:pass@host:5432/db[?schema=name] (PostgreSQL ≥ 15 with pgvector; docs/DEPLOY.md)",
     computeDefault: (c) => `sqlite://${join(dirs(c).data, "engram.db")}`,
     defaultText: "sqlite://$XDG_DATA_HOME/engram/engram.db; Windows: %LOCALAPPDATA%\\engram\\engram.db",
+  }),
+  storePoolSize: Type.Integer({
+    env: "STORE_POOL_SIZE",
+    flag: "store-pool-size",
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description:
+      "PostgreSQL only: connections this node keeps to the database (plus one that listens for other nodes' changes)",
+  }),
+  storeMigrationUrl: optionalStr({
+    env: "STORE_MIGRATION_URL",
+    flag: "store-migration-url",
+    description:
+      "PostgreSQL only: the schema owner's URL, used once at start-up to apply migrations (default: STORE_URL's role)",
   }),
   port: Type.Integer({
     env: "MCP_PORT",
@@ -225,7 +241,9 @@ export const ConfigSchema = Type.Object({
 export type Settings = Static<typeof ConfigSchema>;
 
 export interface Config extends Settings {
-  /** Resolved from storeUrl: a file path or ":memory:". */
+  /** Which engine storeUrl names. */
+  storeKind: "sqlite" | "postgres";
+  /** Resolved from storeUrl: a file path or ":memory:"; for PostgreSQL, the URL without its password (for display). */
   storePath: string;
   cors: { origins: string[]; enabled: boolean };
 }

@@ -35,6 +35,25 @@ function checkedBool(v: unknown, source: string): boolean {
   return v;
 }
 
+const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
+
+/** A PostgreSQL URL that parses, returned without its password (what logs and the startup line may show). */
+function checkedPostgresUrl(url: string, source: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ConfigError(
+      `${source}: '${url.replace(/:[^:@/]*@/, ":***@")}' is not a valid URL; use postgres://user:pass@host:5432/db`,
+    );
+  }
+  if (!isPostgresUrl(url)) throw new ConfigError(`${source}: must start with postgres:// or postgresql://`);
+  if (!u.hostname || u.pathname.length < 2)
+    throw new ConfigError(`${source}: name the host and the database: postgres://user:pass@host:5432/db`);
+  if (u.password) u.password = "***";
+  return u.toString();
+}
+
 /** STORE_URL → file path or ":memory:" (SPEC §1.1). */
 export function resolveStorePath(url: string, platform: NodeJS.Platform = process.platform): string {
   if (url === "sqlite::memory:" || url === ":memory:") return ":memory:";
@@ -43,7 +62,7 @@ export function resolveStorePath(url: string, platform: NodeJS.Platform = proces
   else if (url.startsWith("file:")) path = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[a-z][a-z0-9+.-]+:/i.test(url))
     throw new ConfigError(
-      `STORE_URL: unsupported scheme in '${url}'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path`,
+      `STORE_URL: unsupported scheme in '${url}'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path, a bare path or postgres://user:pass@host:5432/db`,
     );
   else path = url;
   if (!path) throw new ConfigError("STORE_URL: empty path; use sqlite:///abs/path.db or a bare path");
@@ -137,7 +156,9 @@ export function loadConfig(input: { argv?: string[]; env?: Env; options?: Server
   fromOptions(input.options ?? {}, values);
   const c = build(values, { env, home: homedir(), cores: availableParallelism() });
   c.cors.enabled ??= c.cors.origins.length > 0;
-  c.storePath = resolveStorePath(c.storeUrl);
+  c.storeKind = isPostgresUrl(c.storeUrl) ? "postgres" : "sqlite";
+  c.storePath = c.storeKind === "postgres" ? checkedPostgresUrl(c.storeUrl, "STORE_URL") : resolveStorePath(c.storeUrl);
+  if (c.storeMigrationUrl) checkedPostgresUrl(c.storeMigrationUrl, "STORE_MIGRATION_URL");
   check(c);
   return c;
 }

@@ -1,4 +1,4 @@
-// /health (never behind auth) and /metrics (JSON or Prometheus text).
+// /health and /ready (never behind auth) and /metrics (JSON or Prometheus text).
 import { router } from "./router";
 import type { Services } from "~/services";
 import type { RequestMetrics } from "./metrics";
@@ -6,18 +6,21 @@ import { prometheusText } from "./metrics-exposition";
 import { PROMETHEUS_CONTENT_TYPE } from "./prometheus";
 import { spec } from "./route-spec";
 import { ACCESS } from "~/identity/access";
-import { HealthResponse, MetricsResponse } from "./system.schema";
+import { HealthResponse, MetricsResponse, ReadyResponse } from "./system.schema";
+import { unavailable } from "~/shared/errors";
 
 export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
   router()
     .get(
       "/health",
-      (): HealthResponse => {
+      async (): Promise<HealthResponse> => {
         const search = s.search.status();
-        const degraded = search.semantic === "failed";
+        const store = await s.storeStatus();
+        const degraded = search.semantic === "failed" || !store.reachable;
         return {
           status: degraded ? "degraded" : "ok",
           version: s.version,
+          store,
           search: {
             mode: search.mode,
             model: search.model,
@@ -32,6 +35,24 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
         summary: "Server health",
         description: "Never needs auth.",
         response: HealthResponse,
+        access: ACCESS.public,
+      }),
+    )
+    .get(
+      "/ready",
+      async (): Promise<ReadyResponse> => {
+        // For load balancers: send traffic here only once the model has settled and the store answers.
+        if (s.search.status().semantic === "loading") throw unavailable("the embedding model is still loading");
+        if (!(await s.storeStatus()).reachable) throw unavailable("the store does not answer");
+        return { ready: true };
+      },
+      spec({
+        tag: "system",
+        summary: "Whether this node should get traffic",
+        description:
+          "Never needs auth. 200 once the store's migrations are applied, the embedding model has loaded (or failed: search then runs on keywords) and the store answers; else 503 UNAVAILABLE saying which.",
+        response: ReadyResponse,
+        errors: [503],
         access: ACCESS.public,
       }),
     )

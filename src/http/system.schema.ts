@@ -16,9 +16,16 @@ const Model = Type.Union([Type.String(), Type.Null()], { description: "Embedding
 export const HealthResponse = Type.Object(
   {
     status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")], {
-      description: "degraded: the configured model failed to load (search runs on keywords)",
+      description:
+        "degraded: the configured model failed to load (search runs on keywords), or the store does not answer (requests that need it get 503 UNAVAILABLE)",
     }),
     version: Type.String(),
+    store: Type.Object({
+      kind: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")], {
+        description: "sqlite (embedded file) or postgres (shared by every node; SPEC §9)",
+      }),
+      reachable: Type.Boolean({ description: "Whether the store answered just now" }),
+    }),
     search: Type.Object({
       mode: Mode,
       model: Model,
@@ -33,10 +40,17 @@ export const HealthResponse = Type.Object(
   example({
     status: "ok",
     version: "0.1.0",
+    store: { kind: "sqlite", reachable: true },
     search: { mode: "hybrid", model: "engram/glove-sif", state: "ready", vector_index: "sqlite-vec" },
   }),
 );
 export type HealthResponse = Static<typeof HealthResponse>;
+
+export const ReadyResponse = Type.Object(
+  { ready: Type.Literal(true) },
+  example({ ready: true }),
+);
+export type ReadyResponse = Static<typeof ReadyResponse>;
 
 export const MetricsResponse = Type.Object(
   {

@@ -44,6 +44,10 @@ export interface VectorErasures {
 export type Body<T> = (r: Repos) => Promise<T>;
 
 export interface Store {
+  /** The engine: "sqlite" (embedded) or "postgres" (SPEC §9). */
+  readonly kind: "sqlite" | "postgres";
+  /** Whether the store answers now (SQLite, in this process: always; PostgreSQL: a round trip). */
+  reachable(): Promise<boolean>;
   /** Runs reads; they see every write committed before the read began, and nothing uncommitted. */
   read<T>(fn: Body<T>): Promise<T>;
   /** Runs `fn` in one write transaction: all of it commits, or (it throws) none of it. */

@@ -64,8 +64,8 @@ describe("loadConfig", () => {
     ["a flag without its value", { env, argv: ["--port"] }, "--port needs a value: --port=<int>"],
     [
       "an unknown store scheme",
-      { env: { ...env, STORE_URL: "postgres://db/x" } },
-      "STORE_URL: unsupported scheme in 'postgres://db/x'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path or a bare path",
+      { env: { ...env, STORE_URL: "mysql://db/x" } },
+      "STORE_URL: unsupported scheme in 'mysql://db/x'; use sqlite:///abs/path.db, sqlite://rel/path.db, sqlite::memory:, file:path, a bare path or postgres://user:pass@host:5432/db",
     ],
     [
       "a public host without auth",
@@ -104,6 +104,40 @@ describe("resolveStorePath", () => {
     expect(resolveStorePath("file:rel/y.db")).toBe(`${process.cwd()}/rel/y.db`);
     expect(resolveStorePath("/plain/z.db")).toBe("/plain/z.db");
     expect(resolveStorePath("plain.db")).toBe(`${process.cwd()}/plain.db`);
+  });
+});
+
+describe("STORE_URL naming PostgreSQL", () => {
+  test("is the postgres engine, shown without its password, with the pool size and migration role settings", () => {
+    const c = loadConfig({
+      env: {
+        ...env,
+        STORE_URL: "postgres://app:secret@db.internal:5432/engram?schema=tenant_a",
+        STORE_POOL_SIZE: "25",
+        STORE_MIGRATION_URL: "postgresql://owner:pw@db.internal/engram",
+      },
+    });
+    expect([c.storeKind, c.storePath, c.storePoolSize]).toEqual([
+      "postgres",
+      "postgres://app:***@db.internal:5432/engram?schema=tenant_a",
+      25,
+    ]);
+    expect(c.storeMigrationUrl).toBe("postgresql://owner:pw@db.internal/engram");
+  });
+
+  test("SQLite stays the default engine, with a pool of 10 that only PostgreSQL uses", () => {
+    const c = loadConfig({ env });
+    expect([c.storeKind, c.storePoolSize, c.storeMigrationUrl]).toEqual(["sqlite", 10, undefined]);
+  });
+
+  test("a URL without a database, or a migration URL of another engine, is refused before anything starts", () => {
+    expect(() => loadConfig({ env: { ...env, STORE_URL: "postgres://app:pw@db" } })).toThrow(
+      new ConfigError("STORE_URL: name the host and the database: postgres://user:pass@host:5432/db"),
+    );
+    expect(() =>
+      loadConfig({ env: { ...env, STORE_URL: "postgres://a@db/x", STORE_MIGRATION_URL: "mysql://o@db/x" } }),
+    ).toThrow(new ConfigError("STORE_MIGRATION_URL: must start with postgres:// or postgresql://"));
+    expect(() => loadConfig({ env: { ...env, STORE_POOL_SIZE: "0" } })).toThrow(ConfigError);
   });
 });
 

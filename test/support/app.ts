@@ -1,4 +1,6 @@
-// buildTestApp: a fresh in-memory store and the real app, driven through app.handle(Request).
+// buildTestApp: a fresh store and the real app, driven through app.handle(Request). The store is an
+// in-memory SQLite one, or with ENGRAM_TEST_STORE=postgres a fresh schema of the run's throwaway PostgreSQL
+// (test/support/postgres.ts) — the same suites then run on both engines (scripts/ci/postgres.sh).
 import { loadConfig, type ServerOptions } from "~/config/load-config";
 import { buildServices, type Engine } from "~/main";
 import { createApp } from "~/app";
@@ -6,6 +8,24 @@ import { FakeClock } from "~/shared/clock";
 import { silentLogger } from "~/shared/logger";
 import type { Embedder } from "~/search/embedder";
 import type { SearchTuning } from "~/search/search.service";
+import { freshSchema, type TestSchema } from "./postgres";
+
+/** The engine the suites run on: ENGRAM_TEST_STORE=postgres, else SQLite. */
+export const TEST_STORE: "sqlite" | "postgres" = process.env.ENGRAM_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/** For a test that cannot run on PostgreSQL: `test.skipIf(sqliteOnly("reads the SQLite file"))(…)`; prints why. */
+export function sqliteOnly(reason: string): boolean {
+  if (TEST_STORE === "sqlite") return false;
+  console.log(`skipped on postgres: ${reason}`);
+  return true;
+}
+
+/** Store settings for a fresh test store of the engine under test, and how to drop it afterwards. */
+async function testStoreOptions(): Promise<{ options: ServerOptions; schema: TestSchema | null }> {
+  if (TEST_STORE === "sqlite") return { options: { storeUrl: "sqlite::memory:" }, schema: null };
+  const schema = await freshSchema("app");
+  return { options: { storeUrl: schema.url, storeMigrationUrl: schema.migrationUrl, storePoolSize: 4 }, schema };
+}
 
 export interface TestApp {
   services: Engine;
@@ -36,8 +56,9 @@ export async function buildTestApp(
     searchTuning?: SearchTuning;
   } = {},
 ): Promise<TestApp> {
+  const store = await testStoreOptions();
   const config = loadConfig({
-    options: { storeUrl: "sqlite::memory:", ...opts.options },
+    options: { ...store.options, ...opts.options },
     env: { HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env },
   });
   const clock = new FakeClock(Date.UTC(2026, 5, 1));
@@ -78,6 +99,7 @@ export async function buildTestApp(
     close: async () => {
       await closeApp();
       await services.close();
+      await store.schema?.drop();
     },
   };
 }

@@ -11,3 +11,6 @@ export const testModelsDir = process.env.ENGRAM_MODELS_DIR || join(cacheRoot(pro
 
 /** `<testModelsDir>/engram/glove-sif`, ready to load. */
 export const builtinModelDir = await ensureBuiltinModel(testModelsDir);
+
+// With ENGRAM_TEST_STORE=postgres the run's PostgreSQL starts here, before any test's timeout runs.
+if (process.env.ENGRAM_TEST_STORE === "postgres") await (await import("./postgres")).testPostgres();

@@ -33,7 +33,7 @@ const WRITE_ATTEMPTS = 4;
 const NOTHING_PENDING: VectorErasures = { pending: 0, settled: async () => {} };
 
 export class PostgresStore implements Store {
-  readonly kind = "postgres";
+  readonly kind = "postgres" as const;
   readonly vectorIndex = "pgvector";
   readonly vectorErasures = NOTHING_PENDING;
   readonly changes: ChangeFeed;
@@ -160,3 +160,22 @@ async function refuseSuperuser(pg: Pg): Promise<void> {
 }
 
 export class SuperuserError extends Error {}
+
+/** What `engram doctor` says about a PostgreSQL store, found by connecting once (nothing is written). */
+export async function probePostgres(url: string): Promise<{ writable: boolean; detail: string }> {
+  const pool = openPool(parsePgUrl(url), { max: 1, node: "engram-doctor" });
+  try {
+    const pg = new Pg(pool);
+    await refuseSuperuser(pg);
+    const r = await pg.one<{ v: string; vector: string | null }>(
+      "SELECT current_setting('server_version') AS v, (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS vector",
+    );
+    if (!r?.vector)
+      return { writable: false, detail: `PostgreSQL ${r?.v}: the vector extension (pgvector) is not installed` };
+    return { writable: true, detail: `PostgreSQL ${r.v}, pgvector ${r.vector} available` };
+  } catch (e) {
+    return { writable: false, detail: (storeError(e) as Error).message };
+  } finally {
+    await pool.close({ timeout: 0 });
+  }
+}

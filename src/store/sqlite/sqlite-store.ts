@@ -51,6 +51,7 @@ export interface SqliteStoreOptions {
 }
 
 export class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
   readonly vectorErasures: VectorErasure;
   private readonly repos: Repos;
   private readonly turns = new Turns();
@@ -113,6 +114,11 @@ export class SqliteStore implements Store {
   /** SQLite's data_version: changes when another connection commits to the same file. */
   externalVersion(): number {
     return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+  }
+
+  /** The file is open in this process: it answers whenever this process does. */
+  async reachable(): Promise<boolean> {
+    return true;
   }
 
   async close(): Promise<void> {
