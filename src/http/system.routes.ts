@@ -52,7 +52,7 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
         description:
           "Never needs auth. 200 once the store's migrations are applied, the embedding model has loaded (or failed: search then runs on keywords) and the store answers; else 503 UNAVAILABLE saying which.",
         response: ReadyResponse,
-        errors: [503],
+        errors: ["UNAVAILABLE"],
         access: ACCESS.public,
       }),
     )

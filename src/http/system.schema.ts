@@ -46,10 +46,7 @@ export const HealthResponse = Type.Object(
 );
 export type HealthResponse = Static<typeof HealthResponse>;
 
-export const ReadyResponse = Type.Object(
-  { ready: Type.Literal(true) },
-  example({ ready: true }),
-);
+export const ReadyResponse = Type.Object({ ready: Type.Literal(true) }, example({ ready: true }));
 export type ReadyResponse = Static<typeof ReadyResponse>;
 
 export const MetricsResponse = Type.Object(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp, type TestApp } from "../support/app";
+import { buildTestApp, TEST_STORE, type TestApp } from "../support/app";
+import { GatedEmbedder } from "../support/embedders";
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -143,15 +144,45 @@ describe("the error envelope", () => {
 });
 
 describe("GET /health", () => {
-  test("answers ok with the version and search mode", async () => {
+  test("answers ok with the version, the store's kind and reachability, and the search mode", async () => {
     t = await buildTestApp();
     const r = await t.get("/health");
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       status: "ok",
       version: "0.1.0",
-      search: { mode: "keyword", model: null, state: "off", vector_index: "sqlite-vec" },
+      store: { kind: TEST_STORE, reachable: true },
+      search: {
+        mode: "keyword",
+        model: null,
+        state: "off",
+        vector_index: TEST_STORE === "postgres" ? "pgvector" : "sqlite-vec",
+      },
     });
+  });
+});
+
+describe("GET /ready", () => {
+  test("answers 200 once the store is migrated and the model has settled, without a key when auth is on", async () => {
+    t = await buildTestApp({ options: { auth: { enabled: true, apiKeys: ["k"] } } });
+    for (const path of ["/ready", "/v1/ready"]) {
+      const r = await t.get(path);
+      expect([r.status, r.body]).toEqual([200, { ready: true }]);
+    }
+  });
+
+  test("answers 503 UNAVAILABLE while the embedding model is still loading", async () => {
+    const gate = Promise.withResolvers<void>();
+    t = await buildTestApp({ embedder: new GatedEmbedder(gate.promise), background: true });
+    void t.services.search.start();
+    const r = await t.get("/ready");
+    expect([r.status, r.body]).toEqual([
+      503,
+      { success: false, error: "the embedding model is still loading", code: "UNAVAILABLE" },
+    ]);
+    gate.resolve();
+    await t.services.search.start();
+    expect((await t.get("/ready")).status).toBe(200);
   });
 });
 

@@ -109,12 +109,12 @@ describe("GET /swagger/json", () => {
     expect(missing).toEqual([]);
   });
 
-  test("every error status an operation lists answers the envelope, and each has 401 unless it is /health, 400 when it takes input, 413 and 415 with a body, and 500", () => {
+  test("every error status an operation lists answers the envelope, and each has 401 unless it is /health or /ready, 400 when it takes input, 413 and 415 with a body, and 500", () => {
     const wrong = operations().flatMap(({ name, op }) => {
       const statuses = Object.keys(op.responses).filter((s) => s !== "200");
       const expected = [
         op.parameters?.length || op.requestBody ? "400" : null,
-        name === "GET /health" ? null : "401",
+        name === "GET /health" || name === "GET /ready" ? null : "401",
         op.requestBody ? "413" : null,
         op.requestBody ? "415" : null,
         "500",
@@ -129,6 +129,7 @@ describe("GET /swagger/json", () => {
     });
     expect(wrong).toEqual([]);
     expect(doc.paths["/health"].get.security).toEqual([]);
+    expect(doc.paths["/ready"].get.security).toEqual([]);
     expect(doc.paths["/add_memories"].post.security).toEqual([{ bearer: [] }]);
   });
 

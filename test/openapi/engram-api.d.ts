@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this node should get traffic
+         * @description Never needs auth. 200 once the store's migrations are applied, the embedding model has loaded (or failed: search then runs on keywords) and the store answers; else 503 UNAVAILABLE saying which.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1231,6 +1251,10 @@ export interface components {
          * @example {
          *       "status": "ok",
          *       "version": "0.1.0",
+         *       "store": {
+         *         "kind": "sqlite",
+         *         "reachable": true
+         *       },
          *       "search": {
          *         "mode": "hybrid",
          *         "model": "engram/glove-sif",
@@ -1240,9 +1264,15 @@ export interface components {
          *     }
          */
         HealthResponse: {
-            /** @description degraded: the configured model failed to load (search runs on keywords) */
+            /** @description degraded: the configured model failed to load (search runs on keywords), or the store does not answer (requests that need it get 503 UNAVAILABLE) */
             status: "ok" | "degraded";
             version: string;
+            store: {
+                /** @description sqlite (embedded file) or postgres (shared by every node; SPEC §9) */
+                kind: "sqlite" | "postgres";
+                /** @description Whether the store answered just now */
+                reachable: boolean;
+            };
             search: {
                 /** @description hybrid (vectors + keywords) or keyword (no model) */
                 mode: "hybrid" | "keyword";
@@ -1719,6 +1749,15 @@ export interface components {
         };
         /**
          * @example {
+         *       "ready": true
+         *     }
+         */
+        ReadyResponse: {
+            /** @constant */
+            ready: true;
+        };
+        /**
+         * @example {
          *       "success": true,
          *       "removed": true
          *     }
@@ -2147,6 +2186,10 @@ export interface operations {
                      * @example {
                      *       "status": "ok",
                      *       "version": "0.1.0",
+                     *       "store": {
+                     *         "kind": "sqlite",
+                     *         "reachable": true
+                     *       },
                      *       "search": {
                      *         "mode": "hybrid",
                      *         "model": "engram/glove-sif",
@@ -2185,6 +2228,79 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ready": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

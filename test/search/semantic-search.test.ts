@@ -76,6 +76,7 @@ describe("degradation is visible", () => {
     expect(h.body).toEqual({
       status: "degraded",
       version: "0.1.0",
+      store: { kind: "sqlite", reachable: true },
       search: {
         mode: "keyword",
         model: "test/broken",

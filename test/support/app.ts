@@ -54,6 +54,8 @@ export async function buildTestApp(
     embedder?: Embedder | null;
     env?: Record<string, string>;
     searchTuning?: SearchTuning;
+    /** Resolve before the model has loaded (BuildOptions.background). */
+    background?: boolean;
   } = {},
 ): Promise<TestApp> {
   const store = await testStoreOptions();
@@ -67,6 +69,7 @@ export async function buildTestApp(
     logger: silentLogger(),
     embedder: opts.embedder === undefined ? null : opts.embedder,
     searchTuning: opts.searchTuning,
+    background: opts.background,
   });
   const { app, handle: raw, close: closeApp } = createApp(services);
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -55,3 +55,13 @@ export class HoldingEmbedder extends LetterEmbedder {
     return super.embed(texts);
   }
 }
+
+/** Its ready() waits for `gate`: a model provably still loading, for as long as a test needs. */
+export class GatedEmbedder extends LetterEmbedder {
+  constructor(private readonly gate: Promise<void>) {
+    super();
+  }
+  override async ready() {
+    await this.gate;
+  }
+}
