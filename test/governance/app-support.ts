@@ -3,7 +3,7 @@
 import { expect } from "bun:test";
 import type { TestApp } from "../support/app";
 import { rulesFrom } from "./support";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 export const ORG = "default";
 
@@ -93,9 +93,9 @@ const COUNTS = {
 } as const;
 
 /** Row counts of every governed table. */
-export function counts(t: TestApp): Record<keyof typeof COUNTS, number> {
+export async function counts(t: TestApp): Promise<Record<keyof typeof COUNTS, number>> {
   const out = {} as Record<keyof typeof COUNTS, number>;
   for (const [k, sql] of Object.entries(COUNTS))
-    out[k as keyof typeof COUNTS] = dbOf(t).query<{ n: number }, []>(sql).get()!.n;
+    out[k as keyof typeof COUNTS] = (await rowsOf<{ n: number }>(t, sql))[0]!.n;
   return out;
 }

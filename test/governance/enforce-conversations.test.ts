@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import { conversation, counts, enforce, orgPolicy, setPolicy } from "./app-support";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -49,9 +49,11 @@ describe("conversation retention", () => {
     expect((await get(old)).status).toBe(404);
     expect((await get(young)).status).toBe(200);
     expect(
-      dbOf(t)
-        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversation_messages WHERE conversation_id = ?")
-        .get(old)!.n,
+      (
+        await rowsOf<{ n: number }>(t, "SELECT count(*) AS n FROM conversation_messages WHERE conversation_id = ?", [
+          old,
+        ])
+      )[0]!.n,
     ).toBe(0);
   });
 
@@ -60,7 +62,7 @@ describe("conversation retention", () => {
     await conversation(t);
     t.clock.advance(3 * YEAR_MS);
     await enforce(t, { scope: { organizationId: "default" }, layers: ["conversations"] });
-    expect(counts(t).archived).toBe(0);
+    expect((await counts(t)).archived).toBe(0);
   });
 });
 
@@ -90,7 +92,7 @@ describe("conversation purging", () => {
   test("rules ['retention'] skips inactivity and rules ['purging'] skips archiving and age", async () => {
     const { idle } = await twoConversations();
     expect((await enforce(t, { scope: { organizationId: "default" }, rules: ["retention"] })).recordsPurged).toBe(0);
-    expect(counts(t).archived).toBe(2);
+    expect((await counts(t)).archived).toBe(2);
     expect((await get(idle)).status).toBe(200);
     const other = await buildTestApp();
     try {
@@ -108,6 +110,6 @@ describe("conversation purging", () => {
     await t.post("/add_memories", { user_id: "u", agent_id: "bot", messages: [{ role: "user", content: "hi" }] });
     t.clock.advance(2 * YEAR_MS);
     expect((await enforce(t, { scope: { memorySpaceId: "bot" } })).recordsPurged).toBe(1);
-    expect(counts(t)).toMatchObject({ conversations: 0, memories: 1 });
+    expect(await counts(t)).toMatchObject({ conversations: 0, memories: 1 });
   });
 });

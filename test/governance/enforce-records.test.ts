@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, HOUR_MS } from "~/governance/durations";
 import { counts, enforce, immutableVersions, orgPolicy, putImmutable, setPolicy } from "./app-support";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -48,7 +48,7 @@ describe("immutable records", () => {
     const result = await enforce(t);
     expect([result.recordsPurged, result.versionsDeleted]).toEqual([1, 0]);
     expect((await t.get("/immutable/contract/old")).status).toBe(404);
-    expect(counts(t)).toMatchObject({ immutable: 2, immutableVersions: 2 });
+    expect(await counts(t)).toMatchObject({ immutable: 2, immutableVersions: 2 });
   });
 
   test("purgeUnusedAfter deletes entities neither read nor written for that long", async () => {
@@ -71,11 +71,8 @@ describe("immutable records", () => {
 describe("mutable keys", () => {
   const put = async (key: string, body: Record<string, unknown> = {}) =>
     expect((await t.request("PUT", `/mutable/ns/${key}`, { value: key, ...body })).status).toBe(200);
-  const keys = () =>
-    dbOf(t)
-      .query<{ key: string }, []>("SELECT key FROM mutable_entries ORDER BY key")
-      .all()
-      .map((r) => r.key);
+  const keys = async () =>
+    (await rowsOf<{ key: string }>(t, "SELECT key FROM mutable_entries ORDER BY key")).map((r) => r.key);
 
   test("keys past their own ttl or expiresAt are deleted", async () => {
     await put("ttl", { ttl: "1h" });
@@ -84,7 +81,7 @@ describe("mutable keys", () => {
     t.clock.advance(HOUR_MS);
     expect((await t.get("/mutable/ns/ttl")).status).toBe(404);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(keys()).toEqual(["at", "forever"]);
+    expect(await keys()).toEqual(["at", "forever"]);
   });
 
   test("defaultTTL applies from the last update to keys without their own expiry", async () => {
@@ -96,7 +93,7 @@ describe("mutable keys", () => {
     await put("updated");
     t.clock.advance(12 * HOUR_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(keys()).toEqual(["own", "updated"]);
+    expect(await keys()).toEqual(["own", "updated"]);
   });
 
   test("purgeInactiveAfter deletes keys not updated for that long, reads notwithstanding", async () => {
@@ -108,7 +105,7 @@ describe("mutable keys", () => {
     await put("written");
     t.clock.advance(10 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(keys()).toEqual(["written"]);
+    expect(await keys()).toEqual(["written"]);
   });
 
   test("with autoDelete, keys not read for deleteUnaccessedAfter are deleted", async () => {
@@ -124,7 +121,7 @@ describe("mutable keys", () => {
     await t.get("/mutable/ns/late");
     t.clock.advance(6 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(keys()).toEqual(["late"]);
+    expect(await keys()).toEqual(["late"]);
   });
 
   test("without autoDelete, deleteUnaccessedAfter deletes nothing", async () => {

@@ -13,7 +13,7 @@ import {
   updateTimes,
   versionNumbers,
 } from "./app-support";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -168,12 +168,7 @@ describe("temporary memories", () => {
     const live = await addMemory(t, "still here", { temporary: true, expiresAt: now + 10 * DAY_MS });
     t.clock.advance(2 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(
-      dbOf(t)
-        .query<{ id: string }, []>("SELECT id FROM memories")
-        .all()
-        .map((r) => r.id),
-    ).toEqual([live]);
+    expect((await rowsOf<{ id: string }>(t, "SELECT id FROM memories")).map((r) => r.id)).toEqual([live]);
   });
 
   test("FINRA minimum retention holds expired temporaries too", async () => {
@@ -181,7 +176,7 @@ describe("temporary memories", () => {
     await addMemory(t, "temp", { temporary: true, expiresAt: t.clock.now() + DAY_MS, justification: "trade" });
     t.clock.advance(2 * DAY_MS);
     expect((await enforce(t)).recordsPurged).toBe(0);
-    expect(dbOf(t).query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n).toBe(1);
+    expect((await rowsOf<{ n: number }>(t, "SELECT count(*) AS n FROM memories"))[0]!.n).toBe(1);
   });
 });
 

@@ -49,12 +49,12 @@ describe("minimum retention", () => {
     await setPolicy(t, aggressive(mode as string));
     await seedAll();
     t.clock.advance(2 * DAY_MS);
-    const before = counts(t);
+    const before = await counts(t);
     expect(await enforce(t)).toMatchObject({ versionsDeleted: 0, recordsPurged: 0, storageFreed: 0 });
-    expect(counts(t)).toEqual(before);
+    expect(await counts(t)).toEqual(before);
     t.clock.advance((years as number) * YEAR_MS);
     expect(await enforce(t)).toMatchObject({ versionsDeleted: 2 + 2, recordsPurged: 1 + 1 });
-    expect(counts(t)).toMatchObject({
+    expect(await counts(t)).toMatchObject({
       memories: 1,
       memoryVersions: 0,
       conversations: 0,
@@ -114,7 +114,7 @@ describe("cascade erasure (delete_all_memories with cascade)", () => {
     await putImmutable(t, "kb-article/shared");
     const r = await t.post("/delete_all_memories", { user_id: "u", cascade: true });
     expect(r.body).toEqual({ success: true, deleted_count: 3, retained: {} });
-    expect(counts(t)).toEqual({
+    expect(await counts(t)).toEqual({
       memories: 1,
       memoryVersions: 2,
       conversations: 1,
@@ -132,14 +132,14 @@ describe("cascade erasure (delete_all_memories with cascade)", () => {
     await setPolicy(t, orgPolicy("FINRA"));
     await seedAll();
     t.clock.advance(8 * YEAR_MS);
-    const before = counts(t);
+    const before = await counts(t);
     const r = await t.post("/delete_all_memories", { user_id: "u", cascade: true });
     expect(r.body).toEqual({
       success: true,
       deleted_count: 0,
       retained: { vector: 1, conversations: 1, immutable: 1, mutable: 1 },
     });
-    expect(counts(t)).toEqual(before);
+    expect(await counts(t)).toEqual(before);
   });
 
   test("HIPAA erases what is past its 6 years and retains the rest", async () => {
@@ -196,7 +196,7 @@ describe("justification", () => {
     const id = await addMemory(t, "plain");
     const up = await t.post("/update_memory", { memory_id: id, user_id: "u", metadata: { importance: 100 } });
     expect([up.status, up.body.field]).toEqual([400, "metadata.justification"]);
-    expect(counts(t)).toMatchObject({ memories: 1, memoryVersions: 0, conversations: 0 });
+    expect(await counts(t)).toMatchObject({ memories: 1, memoryVersions: 0, conversations: 0 });
   });
 
   test("a space override's own policy counts as explicit; another organization's does not", async () => {

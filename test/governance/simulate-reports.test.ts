@@ -13,7 +13,7 @@ import {
   setPolicy,
   updateTimes,
 } from "./app-support";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -57,9 +57,9 @@ const statuses = (r: any) => [
 describe("simulate", () => {
   test("changes nothing and predicts exactly what enforce then does, layer by layer", async () => {
     await seed();
-    const before = counts(t);
+    const before = await counts(t);
     const impact = (await t.post("/governance/simulate", {})).body;
-    expect(counts(t)).toEqual(before);
+    expect(await counts(t)).toEqual(before);
     expect(impact).toMatchObject({ versionsAffected: 8, recordsAffected: 3 });
     expect(impact.breakdown).toMatchObject({
       conversations: { affected: 1 },
@@ -75,7 +75,7 @@ describe("simulate", () => {
       storageFreed: impact.storageFreed,
       affectedLayers: ["conversations", "immutable", "mutable", "vector"],
     });
-    expect(counts(t)).toEqual({
+    expect(await counts(t)).toEqual({
       ...before,
       memories: 1,
       memoryVersions: 0,
@@ -173,9 +173,11 @@ describe("compliance report", () => {
   });
 
   test("a deletion request unfulfilled for over 30 days makes every layer NON_COMPLIANT", async () => {
-    dbOf(t)
-      .query("INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at) VALUES ('r1', 'u', ?, NULL)")
-      .run(T0);
+    await rowsOf(
+      t,
+      "INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at) VALUES ('r1', 'u', ?, NULL)",
+      [T0],
+    );
     t.clock.advance(30 * DAY_MS);
     expect(statuses(await report())).toEqual(["COMPLIANT", "COMPLIANT", "COMPLIANT", "COMPLIANT"]);
     t.clock.advance(1);

@@ -117,7 +117,7 @@ describe("sticky retention: a record keeps the retain_until it earned at write t
   test.each(CHANGES)("after %s, nothing written under FINRA can be deleted early", async (_label, change) => {
     const id = await writeUnderFinra();
     await change();
-    const before = counts(t);
+    const before = await counts(t);
     const del = await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
     expect([del.status, del.body.code]).toEqual([409, "CONFLICT"]);
     expect((await t.request("DELETE", "/mutable/trades/t-1")).status).toBe(409);
@@ -137,7 +137,7 @@ describe("sticky retention: a record keeps the retain_until it earned at write t
       deleted_count: 0,
       retained: { vector: 1, conversations: 1, immutable: 1, mutable: 1 },
     });
-    expect(counts(t)).toEqual(before);
+    expect(await counts(t)).toEqual(before);
   });
 
   test("the earned retention ends when it ends: afterwards the later policy decides", async () => {

@@ -51,6 +51,7 @@ const key = "/prefs/theme";
 
 export const SAMPLES: Record<string, Sample> = {
   "GET /health": () => ({ path: "/health" }),
+  "GET /ready": () => ({ path: "/ready" }),
   "GET /metrics": () => ({ path: "/metrics" }),
   "GET /swagger": () => ({ path: "/swagger" }),
   "GET /swagger/json": () => ({ path: "/swagger/json" }),

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { getTemplate } from "~/governance/templates";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -177,7 +177,7 @@ describe("DELETE /governance/policies (removePolicy)", () => {
   test("keeps the removed policy as history and writes the removal to the audit log", async () => {
     await t.post("/governance/policies", finra);
     await t.request("DELETE", "/governance/policies?organizationId=default");
-    expect(dbOf(t).query("SELECT scope_kind, scope_id, active FROM governance_policies").all()).toEqual([
+    expect(await rowsOf(t, "SELECT scope_kind, scope_id, active FROM governance_policies")).toEqual([
       { scope_kind: "organization", scope_id: "default", active: 0 },
     ]);
     const audit = (await t.get("/governance/audit")).body.entries;

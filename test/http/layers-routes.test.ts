@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { HOUR_MS } from "~/governance/durations";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -155,13 +155,13 @@ describe("mutable keys", () => {
       value: "v",
       expires_at: new Date(past).toISOString(),
     });
-    const rows = () =>
-      dbOf(t).query("SELECT count(*) AS n FROM mutable_entries WHERE namespace = 'prefs' AND key = 'old'").get();
-    expect(rows()).toEqual({ n: 1 });
+    const rows = async () =>
+      (await rowsOf(t, "SELECT count(*) AS n FROM mutable_entries WHERE namespace = 'prefs' AND key = 'old'"))[0];
+    expect(await rows()).toEqual({ n: 1 });
     expect((await t.get("/mutable/prefs/old")).status).toBe(404);
     const run = await t.post("/governance/enforce", { scope: { organizationId: "default" }, layers: ["mutable"] });
     expect(run.body.recordsPurged).toBe(1);
-    expect(rows()).toEqual({ n: 0 });
+    expect(await rows()).toEqual({ n: 0 });
   });
 
   test.each([

@@ -56,6 +56,7 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   const c = createClient(baseUrl, apiKey);
   const user = "alice";
   await c.get("/health", {});
+  await c.get("/ready", {});
   const added = await c.post("/add_memories", { body: { user_id: user, memory: "Alice prefers dark mode" } });
   const id = added.memory_ids[0] ?? "";
   await c.post("/search_memory", { body: { user_id: user, query: "dark mode", limit: 5 } });

@@ -16,3 +16,38 @@ export function dbOf(t: { services: { store: Store } } | { store: Store }): Db {
   const store = "services" in t ? t.services.store : t.store;
   return (store as SqliteStore).db;
 }
+
+/**
+ * Rows of a test's own SQL on the store under a test app, on either engine (`?` placeholders): SQLite
+ * through its connection, PostgreSQL through the harness's superuser in the store's schema (row-level
+ * security does not hide rows from it). Counts come back as numbers and booleans as 0/1, as SQLite answers.
+ */
+export async function rowsOf<T = Record<string, unknown>>(
+  t: { services: { store: Store } },
+  sql: string,
+  params: (string | number | null)[] = [],
+): Promise<T[]> {
+  const store = t.services.store;
+  if (store.kind === "sqlite")
+    return dbOf(t)
+      .query(sql)
+      .all(...params) as T[];
+  const { testPostgres } = await import("./postgres");
+  const { admin } = await testPostgres();
+  const schema = (store as unknown as { target: { schema: string } }).target.schema;
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  const rows: Record<string, unknown>[] = await admin.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL search_path TO "${schema}", public`);
+    return tx.unsafe(text, params);
+  });
+  return rows.map((r) => sqliteShaped(r) as T);
+}
+
+const sqliteShaped = (row: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [
+      k,
+      typeof v === "boolean" ? Number(v) : typeof v === "string" && /^count|^n$/.test(k) ? Number(v) : v,
+    ]),
+  );
