@@ -12,6 +12,7 @@ import type { GovernanceRepo } from "./repos/governance-repo";
 import type { InventoryRepo, RetentionRepo } from "./repos/retention-repo";
 import type { GraphRepo } from "./repos/graph-repo";
 import type { KeyRepo } from "./repos/key-repo";
+import type { RateLimitRepo } from "./repos/rate-limit-repo";
 
 export interface Repos {
   memories: MemoryRepo;
@@ -26,6 +27,7 @@ export interface Repos {
   inventory: InventoryRepo;
   graph: GraphRepo;
   keys: KeyRepo;
+  rateLimits: RateLimitRepo;
 }
 
 /** The background erasure of deleted memories' vectors (an engine may erase some after the commit). */
@@ -96,3 +98,4 @@ export type {
 } from "./repos/retention-repo";
 export type { KeyRow, NewKey } from "./repos/key-repo";
 export type { EntityRow, RelationshipRow, WalkRow, WalkDirection } from "./repos/graph-repo";
+export type { RateLimitRepo, WindowCounts } from "./repos/rate-limit-repo";

@@ -323,6 +323,28 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(await e.tx((r) => r.keys.usable(NOW))).toBe(1);
     });
 
+    test("rate windows count every hit, peek counts none, prune drops only its prefix's old windows", async () => {
+      const W = 60_000;
+      const hits = await e.tx(async (r) => [
+        await r.rateLimits.hit("rate:k", NOW - W, W),
+        await r.rateLimits.hit("rate:k", NOW, W),
+        await r.rateLimits.hit("rate:k", NOW, W),
+        await r.rateLimits.hit("rate:other", NOW, W),
+        await r.rateLimits.hit("authfail:1.2.3.4", NOW - W, W),
+      ]);
+      expect(hits).toEqual([
+        { current: 1, previous: 0 },
+        { current: 1, previous: 1 },
+        { current: 2, previous: 1 },
+        { current: 1, previous: 0 },
+        { current: 1, previous: 0 },
+      ]);
+      expect(await e.tx((r) => r.rateLimits.peek("rate:k", NOW, W))).toEqual({ current: 2, previous: 1 });
+      expect(await e.tx((r) => r.rateLimits.prune("rate:", NOW))).toBe(1);
+      expect(await e.tx((r) => r.rateLimits.peek("rate:k", NOW, W))).toEqual({ current: 2, previous: 0 });
+      expect(await e.tx((r) => r.rateLimits.peek("authfail:1.2.3.4", NOW, W))).toEqual({ current: 0, previous: 1 });
+    });
+
     test("deleting memories takes their vectors, versions and mentions with them", async () => {
       const gone = await e.tx((r) => r.memories.deleteForUser("alice", "a1", Infinity, NOW));
       expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);

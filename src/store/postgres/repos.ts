@@ -13,6 +13,7 @@ import { PgGovernanceRepo } from "./governance-repo";
 import { PgInventoryRepo, PgRetentionRepo } from "./retention-repo";
 import { PgGraphRepo } from "./graph-repo";
 import { PgKeyRepo } from "./key-repo";
+import { PgRateLimitRepo } from "./rate-limit-repo";
 
 /** The repositories over one transaction; `writing`: rows read for an update are locked (FOR UPDATE). */
 export function reposOf(pg: Pg, writing: boolean): Repos {
@@ -29,5 +30,6 @@ export function reposOf(pg: Pg, writing: boolean): Repos {
     inventory: new PgInventoryRepo(pg),
     graph: new PgGraphRepo(pg),
     keys: new PgKeyRepo(pg),
+    rateLimits: new PgRateLimitRepo(pg),
   };
 }

@@ -28,6 +28,7 @@ import { SqliteMutableRepo } from "./mutable-repo";
 import { SqliteSessionRepo } from "./session-repo";
 import { SqliteGovernanceRepo } from "./governance-repo";
 import { SqliteInventoryRepo, SqliteRetentionRepo } from "./retention-repo";
+import { SqliteRateLimitRepo } from "./rate-limit-repo";
 import { SqliteGraphRepo } from "./graph-repo";
 import type { VectorIndexKind } from "./platform";
 import { SqliteKeyRepo } from "./key-repo";
@@ -81,6 +82,7 @@ export class SqliteStore implements Store {
       inventory: new SqliteInventoryRepo(db),
       graph: new SqliteGraphRepo(db),
       keys: new SqliteKeyRepo(db),
+      rateLimits: new SqliteRateLimitRepo(db),
     };
   }
 

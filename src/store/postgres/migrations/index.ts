@@ -3,6 +3,7 @@
 import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_row_security.sql" with { type: "text" };
 import m0003 from "./0003_api_keys.sql" with { type: "text" };
+import m0004 from "./0004_rate_windows.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -14,4 +15,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 1, name: "schema", sql: m0001 },
   { version: 2, name: "row security", sql: m0002 },
   { version: 3, name: "api keys", sql: m0003 },
+  { version: 4, name: "rate windows", sql: m0004 },
 ];

@@ -12,6 +12,7 @@ import m0010 from "./0010_retain_until.sql" with { type: "text" };
 import m0011 from "./0011_immutable_version_authors.sql" with { type: "text" };
 import m0012 from "./0012_api_keys.sql" with { type: "text" };
 import m0013 from "./0013_memory_rowids.sql" with { type: "text" };
+import m0014 from "./0014_rate_windows.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import type { Db } from "../connection";
@@ -46,4 +47,5 @@ export const MIGRATIONS: Migration[] = [
     run: rebuildMemoriesWithAutoincrement,
     foreignKeysOff: true,
   },
+  { version: 14, name: "rate windows", sql: m0014 },
 ];

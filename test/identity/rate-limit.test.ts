@@ -1,0 +1,117 @@
+// The rate limiter over a real SQLite store: counts, the sliding estimate across a window boundary,
+// Retry-After, pruning, and two stores (two connections, as two processes have) sharing one file.
+import { afterAll, describe, expect, test } from "bun:test";
+import { parseRate, RateLimiter, retryAfterSeconds } from "~/identity/rate-limit";
+import { openTestStore } from "../support/store";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MIN = 60_000;
+const T0 = 1_800_000_000_000 - (1_800_000_000_000 % MIN);
+
+describe("parseRate", () => {
+  test("accepts a count per second, minute or hour, and off", () => {
+    expect(parseRate("600/m")).toEqual({ limit: 600, windowMs: MIN });
+    expect(parseRate(" 10/S ")).toEqual({ limit: 10, windowMs: 1000 });
+    expect(parseRate("5000/h")).toEqual({ limit: 5000, windowMs: 3_600_000 });
+    expect(parseRate("off")).toBeNull();
+  });
+
+  test("refuses anything else", () => {
+    for (const bad of ["", "600", "0/m", "-1/m", "1.5/m", "600/d", "600/min", "m/600", "9999999999/m"])
+      expect(parseRate(bad)).toBeUndefined();
+  });
+});
+
+describe("retryAfterSeconds", () => {
+  const rate = { limit: 3, windowMs: MIN };
+  test("an over-full window waits into the next one until its own weight fades enough", () => {
+    // 4 hits 15 s in: 45 s to the next window, then 4 × (1 − f) + 1 ≤ 3 at f = 1/2.
+    expect(retryAfterSeconds(rate, 4, 0, 15_000)).toBe(75);
+  });
+  test("a window still weighed down by the previous one waits until its weight fades enough", () => {
+    // 3 before, 1 now, 30 s in: estimate 2.5 + 1; the next hit fits once 3 × (1 − f) ≤ 1, f = 2/3.
+    expect(retryAfterSeconds(rate, 1, 3, 30_000)).toBe(10);
+  });
+  test("never less than a second", () => {
+    expect(retryAfterSeconds(rate, 1, 3, 39_999.7)).toBe(1);
+  });
+});
+
+describe("RateLimiter", () => {
+  const stores: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const s of stores) await s.close();
+  });
+
+  test("allows the limit's hits in a window, refuses the next with the seconds to wait", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    let now = T0 + 20_000;
+    const rl = new RateLimiter(store, { limit: 3, windowMs: MIN }, "rate:", () => now);
+    expect(await rl.take("k1")).toEqual({ ok: true });
+    expect(await rl.take("k1")).toEqual({ ok: true });
+    expect(await rl.take("k1")).toEqual({ ok: true });
+    expect(await rl.take("k1")).toEqual({ ok: false, retryAfter: 70 });
+    expect(await rl.take("k2")).toEqual({ ok: true });
+    // Just into the next window the previous one still weighs almost fully.
+    now = T0 + MIN + 1_000;
+    expect(await rl.take("k1")).toEqual({ ok: false, retryAfter: expect.any(Number) });
+    // Two windows later nothing is left.
+    now = T0 + 2 * MIN + 1;
+    expect(await rl.take("k1")).toEqual({ ok: true });
+  });
+
+  test("check counts nothing", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    const rl = new RateLimiter(store, { limit: 2, windowMs: MIN }, "authfail:", () => T0 + 1);
+    expect(await rl.check("1.2.3.4")).toEqual({ ok: true });
+    await rl.take("1.2.3.4");
+    expect(await rl.check("1.2.3.4")).toEqual({ ok: true });
+    await rl.take("1.2.3.4");
+    // 60 s to the next window, then 2 × (1 − f) + 1 ≤ 2 at f = 1/2.
+    expect(await rl.check("1.2.3.4")).toEqual({ ok: false, retryAfter: 90 });
+  });
+
+  test("old windows of its own buckets are pruned, another limit's are kept", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    let now = T0;
+    const minute = new RateLimiter(store, { limit: 5, windowMs: MIN }, "rate:", () => now);
+    const hour = new RateLimiter(store, { limit: 5, windowMs: 3_600_000 }, "authfail:", () => now);
+    await minute.take("a");
+    await hour.take("b");
+    now = T0 + 3 * MIN;
+    await minute.take("a");
+    const rows = await store.read(async (r) => [
+      await r.rateLimits.peek("rate:a", T0, MIN),
+      await r.rateLimits.peek("authfail:b", T0 - (T0 % 3_600_000), 3_600_000),
+    ]);
+    expect(rows).toEqual([
+      { current: 0, previous: 0 },
+      { current: 1, previous: 0 },
+    ]);
+  });
+
+  test("two stores on one file share the count", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rate-limit-"));
+    const path = join(dir, "shared.db");
+    const a = await openTestStore(path);
+    const b = await openTestStore(path);
+    try {
+      const rate = { limit: 4, windowMs: MIN };
+      const now = () => T0 + 5;
+      const la = new RateLimiter(a, rate, "rate:", now);
+      const lb = new RateLimiter(b, rate, "rate:", now);
+      const verdicts = [];
+      for (let i = 0; i < 3; i++) verdicts.push((await la.take("k")).ok, (await lb.take("k")).ok);
+      expect(verdicts).toEqual([true, true, true, true, false, false]);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
