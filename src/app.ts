@@ -42,7 +42,9 @@ export function createApp(s: Services) {
       apiKeys: s.config.auth.apiKeys,
       homeOrg: s.config.orgId,
       keys: s.keys,
+      ...(s.tokens ? { tokens: s.tokens } : {}),
     }),
+    limits: s.limits,
     homeOrg: s.config.orgId,
     cors: s.config.cors,
     hostCheck: makeHostCheck({

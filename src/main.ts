@@ -23,6 +23,8 @@ import { MutableService } from "./layers/mutable.service";
 import { GovernanceService } from "./governance/governance.service";
 import { SessionsService } from "./sessions/sessions.service";
 import { KeysService } from "./identity/keys.service";
+import { RequestLimits } from "./identity/request-limits";
+import { OidcVerifier } from "./identity/oidc";
 import { GraphService } from "./graph/graph.service";
 import { EmbeddedGraph } from "./graph/embedded-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
@@ -100,6 +102,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   };
   const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
   const keys = new KeysService(store, clock, logger, config.orgId);
+  const limits = new RequestLimits(store, config.rateLimit);
+  const tokens = oidcVerifierOf(config);
   return {
     config,
     logger,
@@ -115,6 +119,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     sessions,
     graph,
     keys,
+    limits,
+    ...(tokens ? { tokens } : {}),
     close: once(async () => {
       await governance.close();
       await keys.close();
@@ -124,6 +130,16 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       await store.close();
     }),
   };
+}
+
+/** The OIDC verifier when an issuer is configured (SPEC §8 SSO). */
+function oidcVerifierOf(config: Config): OidcVerifier | undefined {
+  const { issuer, org, defaultRole, ...rest } = config.oidc;
+  if (!issuer) return undefined;
+  return new OidcVerifier(
+    { issuer, ...rest, ...(org ? { org } : {}), ...(defaultRole ? { defaultRole } : {}) },
+    { homeOrg: config.orgId },
+  );
 }
 
 /** The first call runs `fn`; every call, the first's included, gets its promise. */
@@ -315,7 +331,8 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
  * (`engram keys create`, SPEC §8), or an OIDC issuer. Without any, every request would be a 401.
  */
 async function checkSomeoneCanSignIn(config: Config, services: Engine): Promise<void> {
-  if (!config.auth.enabled || config.auth.apiKeys.length > 0 || (await services.keys.usableCount()) > 0) return;
+  if (!config.auth.enabled || config.auth.apiKeys.length > 0 || config.oidc.issuer) return;
+  if ((await services.keys.usableCount()) > 0) return;
   throw new ConfigError(
     "MCP_API_KEY: auth is on but nothing can sign in: pass --api-key=<key>, set MCP_API_KEY, or create a key " +
       "first with `engram keys create --org <org> --role admin` on this store",

@@ -10,6 +10,8 @@ import type { GovernanceService } from "~/governance/governance.service";
 import type { GraphService } from "~/graph/graph.service";
 import type { SessionsService } from "~/sessions/sessions.service";
 import type { KeysService } from "~/identity/keys.service";
+import type { RequestLimits } from "~/identity/request-limits";
+import type { OidcVerifier } from "~/identity/oidc";
 
 /** The store as /health and /ready report it. */
 export interface StoreStatus {
@@ -32,4 +34,8 @@ export interface Services {
   graph: GraphService;
   sessions: SessionsService;
   keys: KeysService;
+  /** Rate limits and the throttling of failed authentications (SPEC §8). */
+  limits: RequestLimits;
+  /** OIDC bearer tokens, when an issuer is configured. */
+  tokens?: OidcVerifier;
 }

@@ -5,6 +5,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { join } from "node:path";
 import { LOG_LEVELS } from "~/shared/logger";
 import { userDirs } from "~/shared/user-dirs";
+import { ROLES } from "~/shared/principal";
 
 /** Which vector index serves the semantic search (SPEC §10). */
 export const VECTOR_INDEXES = ["auto", "sqlite-vec", "portable"] as const;
@@ -92,6 +93,64 @@ export const ConfigSchema = Type.Object({
       flag: "api-key",
       default: [],
       description: "API key(s), comma-separated; required with --auth",
+    }),
+  }),
+  // SSO (SPEC §8): bearer tokens from an OIDC issuer, verified against its published keys (identity/oidc.ts).
+  oidc: Type.Object({
+    issuer: optionalStr({
+      env: "ENGRAM_OIDC_ISSUER",
+      flag: "oidc-issuer",
+      description: "OIDC issuer URL: its JWT access/ID tokens are accepted as bearer tokens (keys found by discovery)",
+    }),
+    audience: list({
+      env: "ENGRAM_OIDC_AUDIENCE",
+      flag: "oidc-audience",
+      default: [],
+      description: "Accepted token audiences (aud), comma-separated; required with an issuer",
+    }),
+    orgClaim: str({
+      env: "ENGRAM_OIDC_ORG_CLAIM",
+      default: "org",
+      description: "Claim naming the token's organization (a dotted path reaches nested claims)",
+    }),
+    userClaim: str({ env: "ENGRAM_OIDC_USER_CLAIM", default: "sub", description: "Claim naming the token's user" }),
+    roleClaim: str({
+      env: "ENGRAM_OIDC_ROLE_CLAIM",
+      default: "roles",
+      description:
+        "Claim naming the role: admin, member or reader (a string, space-separated, or an array; e.g. realm_access.roles)",
+    }),
+    org: optionalStr({
+      env: "ENGRAM_OIDC_ORG",
+      description: "Organization of tokens without the org claim (unset: such tokens get 401)",
+    }),
+    defaultRole: Type.Optional(
+      Type.Union(
+        ROLES.map((r) => Type.Literal(r)),
+        { env: "ENGRAM_OIDC_DEFAULT_ROLE", description: "Role of tokens whose role claim names none (unset: 403)" },
+      ),
+    ),
+    clockSkewSeconds: Type.Integer({
+      env: "ENGRAM_OIDC_CLOCK_SKEW",
+      minimum: 0,
+      maximum: 600,
+      default: 60,
+      description: "Seconds of clock difference with the issuer tolerated on exp and nbf",
+    }),
+  }),
+  // SPEC §8: 429 RATE_LIMITED with Retry-After, counted in the store (shared by every process on it).
+  rateLimit: Type.Object({
+    requests: optionalStr({
+      env: "ENGRAM_RATE_LIMIT",
+      flag: "rate-limit",
+      description: "Requests per key or token subject (per client address without auth): <count>/<s|m|h>, or off",
+      defaultText: "off on a loopback bind, 600/m otherwise",
+    }),
+    authFailures: optionalStr({
+      env: "ENGRAM_AUTH_FAILURE_LIMIT",
+      flag: "auth-failure-limit",
+      description: "Failed authentications per client address before its requests get 429: <count>/<s|m|h>, or off",
+      defaultText: "off on a loopback bind, 30/m otherwise",
     }),
   }),
   allowRemoteUnauthenticated: bool({
@@ -246,6 +305,8 @@ export interface Config extends Settings {
   /** Resolved from storeUrl: a file path or ":memory:"; for PostgreSQL, the URL without its password (for display). */
   storePath: string;
   cors: { origins: string[]; enabled: boolean };
+  /** Resolved: a rate (600/m) or "off". */
+  rateLimit: { requests: string; authFailures: string };
 }
 
 type DeepPartial<T> = {

@@ -4,6 +4,7 @@
 import { isAbsolute, resolve, win32 } from "node:path";
 import { availableParallelism, homedir } from "node:os";
 import type { Config, DefaultsContext, ServerOptions, Settings } from "./config.schema";
+import { parseRate } from "~/shared/rate";
 import { ConfigError, SETTINGS, checked, fromText, settingOf, valueName, type Setting } from "./settings";
 
 export { ConfigError };
@@ -137,12 +138,34 @@ function check(c: Config): void {
     throw new ConfigError(
       `MCP_HOST: refusing to listen on non-loopback '${c.host}' without auth; enable --auth or pass --allow-remote-unauthenticated`,
     );
+  checkOidc(c);
+  for (const [name, value] of [
+    ["ENGRAM_RATE_LIMIT", c.rateLimit.requests],
+    ["ENGRAM_AUTH_FAILURE_LIMIT", c.rateLimit.authFailures],
+  ] as const)
+    if (parseRate(value) === undefined)
+      throw new ConfigError(`${name}: '${value}' is not a rate; use <count>/<s|m|h> such as 600/m, or off`);
   if (c.graph.enabled && !c.graph.uri)
     throw new ConfigError("GRAPH_DB_URI: required when GRAPH_DB_ENABLED is true (bolt:// or neo4j://)");
   if (c.extractor.baseUrl && !/^https?:\/\//.test(c.extractor.baseUrl))
     throw new ConfigError(`EXTRACTOR_LLM_BASE_URL: '${c.extractor.baseUrl}' must start with http:// or https://`);
   if (c.graph.uri && !/^(bolt|neo4j)(\+s|\+ssc)?:\/\//.test(c.graph.uri))
     throw new ConfigError(`GRAPH_DB_URI: '${c.graph.uri}' must start with bolt:// or neo4j://`);
+}
+
+function checkOidc(c: Config): void {
+  const { issuer, audience } = c.oidc;
+  if (!issuer) return;
+  if (!/^https?:\/\/[^/]/.test(issuer))
+    throw new ConfigError(`ENGRAM_OIDC_ISSUER: '${issuer}' must be an http:// or https:// URL`);
+  if (audience.length === 0)
+    throw new ConfigError(
+      "ENGRAM_OIDC_AUDIENCE: required with ENGRAM_OIDC_ISSUER (the aud your issuer puts in tokens for Engram)",
+    );
+  if (!c.auth.enabled)
+    throw new ConfigError(
+      "ENGRAM_OIDC_ISSUER: tokens are checked only with auth on; pass --auth or set MCP_AUTH_ENABLED=true",
+    );
 }
 
 export function loadConfig(input: { argv?: string[]; env?: Env; options?: ServerOptions } = {}): Config {
@@ -156,6 +179,10 @@ export function loadConfig(input: { argv?: string[]; env?: Env; options?: Server
   fromOptions(input.options ?? {}, values);
   const c = build(values, { env, home: homedir(), cores: availableParallelism() });
   c.cors.enabled ??= c.cors.origins.length > 0;
+  // Off for the trusted operator on a loopback bind (SPEC §8), on for a server others reach.
+  const remote = !LOOPBACK.test(c.host);
+  c.rateLimit.requests ??= remote ? "600/m" : "off";
+  c.rateLimit.authFailures ??= remote ? "30/m" : "off";
   c.storeKind = isPostgresUrl(c.storeUrl) ? "postgres" : "sqlite";
   c.storePath = c.storeKind === "postgres" ? checkedPostgresUrl(c.storeUrl, "STORE_URL") : resolveStorePath(c.storeUrl);
   if (c.storeMigrationUrl) checkedPostgresUrl(c.storeMigrationUrl, "STORE_MIGRATION_URL");

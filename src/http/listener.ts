@@ -1,6 +1,7 @@
 // The HTTP listener and its graceful stop: requests clients have already sent are answered, new
 // connections are refused, and what is still running after a bound is cut so the process can exit.
 import type { Logger } from "~/shared/logger";
+import { setClientAddress } from "./client-address";
 
 /** How long stop() waits for running requests before cutting them (SIGTERM → exit within this). */
 export const SHUTDOWN_DRAIN_MS = 10_000;
@@ -26,8 +27,9 @@ export function listen(o: ListenOptions): Listener {
     // The body limit is the pipeline's, which answers with the error envelope (SPEC §2.1) and reads
     // chunked bodies only up to it; Bun's own limit answered 413 with an empty body.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch: (request) => {
+    fetch: (request, server) => {
       started++;
+      setClientAddress(request, server.requestIP(request)?.address);
       return o.fetch(request);
     },
   });

@@ -11,6 +11,8 @@ import { installAccess, setPrincipal } from "./access";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
 import { readBodyText } from "./read-body";
+import { clientAddressOf, copyClientAddress } from "./client-address";
+import type { RequestLimits } from "~/identity/request-limits";
 import type { RequestMetrics } from "./metrics";
 
 export interface PipelineOptions {
@@ -26,6 +28,8 @@ export interface PipelineOptions {
   hostCheck: (request: Request) => AppError | null;
   /** Paths that never need auth (their routes' rule is `public`). */
   open: (path: string) => boolean;
+  /** Rate limits and the throttling of failed authentications (SPEC §8), around `authenticate`. */
+  limits?: RequestLimits;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -129,7 +133,12 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
           ),
         );
       if (o.open(path)) return;
-      const who = o.authenticate(request.headers.get("authorization"));
+      const authorization = request.headers.get("authorization");
+      if (o.limits?.enabled)
+        return o.limits
+          .admit(clientAddressOf(request), () => o.authenticate(authorization))
+          .then((p) => admit(request, p, cors));
+      const who = o.authenticate(authorization);
       if (who instanceof Promise) return who.then((p) => admit(request, p, cors));
       return admit(request, who, cors);
     })
@@ -188,6 +197,7 @@ export function instrument(
 ) {
   return async (incoming: Request): Promise<Response> => {
     const request = routable(incoming);
+    if (request !== incoming) copyClientAddress(incoming, request);
     const t0 = performance.now();
     const res = await handle(request);
     const ms = performance.now() - t0;

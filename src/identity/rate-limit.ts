@@ -3,24 +3,9 @@
 // estimated from two fixed ones: the previous window's hits weighted by how much of it still overlaps.
 
 import type { Repos, Store } from "~/store/store";
-
-export interface Rate {
-  limit: number;
-  windowMs: number;
-}
+import type { Rate } from "~/shared/rate";
 
 export type Verdict = { ok: true } | { ok: false; retryAfter: number };
-
-const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
-const RATE = /^([1-9]\d{0,8})\/(s|m|h)$/;
-
-/** "600/m" → 600 per minute (s, m, h); "off" → null; anything else → undefined. */
-export function parseRate(text: string): Rate | null | undefined {
-  const t = text.trim().toLowerCase();
-  if (t === "off") return null;
-  const m = RATE.exec(t);
-  return m ? { limit: Number(m[1]), windowMs: UNITS[m[2]!]! } : undefined;
-}
 
 /**
  * Seconds until a next hit would be allowed, when `current` hits (this one included) are counted

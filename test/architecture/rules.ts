@@ -56,6 +56,7 @@ export const ONE_HOME: Record<string, (f: string) => boolean> = {
   elysia: (f) => f.startsWith("http/") || f === "app.ts",
   "swagger-ui-dist": (f) => f === "http/docs-page.ts",
   "@modelcontextprotocol/sdk": (f) => f.startsWith("mcp/"),
+  jose: (f) => f === "identity/oidc.ts",
 };
 
 /** The composition roots: the only files outside store/ that open an engine. */

@@ -1,7 +1,8 @@
 // The rate limiter over a real SQLite store: counts, the sliding estimate across a window boundary,
 // Retry-After, pruning, and two stores (two connections, as two processes have) sharing one file.
 import { afterAll, describe, expect, test } from "bun:test";
-import { parseRate, RateLimiter, retryAfterSeconds } from "~/identity/rate-limit";
+import { RateLimiter, retryAfterSeconds } from "~/identity/rate-limit";
+import { parseRate } from "~/shared/rate";
 import { openTestStore } from "../support/store";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
