@@ -346,3 +346,18 @@ export async function createServer(
   const { url, port, stop } = await startServer(loadConfig({ options, env: process.env }));
   return { url, port, stop };
 }
+
+export { MismatchError, migrateStore, TargetNotEmptyError, type TransferReport } from "./store/transfer";
+export type { Endpoint as StoreEndpoint } from "./store/transfer-tables";
+
+/** One end of `engram migrate-store`: a SQLite file or a PostgreSQL URL, opened for a whole-store copy. */
+export async function storeEndpoint(
+  at: { sqlite: string } | { postgres: string },
+  o: { cacheDir: string; logger: Logger },
+): Promise<import("./store/transfer-tables").Endpoint> {
+  if ("postgres" in at) return (await import("./store/postgres/transfer-side")).postgresEndpoint(at.postgres, o);
+  return (await import("./store/sqlite/transfer-side")).sqliteEndpoint(at.sqlite, {
+    nativeCacheDir: o.cacheDir,
+    logger: o.logger,
+  });
+}

@@ -15,6 +15,10 @@ export const COMMANDS: [string, string][] = [
     "import",
     "--from openmemory FILE: import an OpenMemory export (zip, memories.json, .jsonl.gz) or mem0's get_all JSON",
   ],
+  [
+    "migrate-store",
+    "--from URL --to URL: copy a whole store between SQLite and PostgreSQL, verified row by row; --replace: overwrite a non-empty target",
+  ],
   ["doctor", "Check this machine: platform, SQLite, vector index, model, store; --json for a report"],
   [
     "keys",

@@ -12,6 +12,7 @@ import { check, repair } from "./store-commands";
 import { IMPORT_USAGE, importCommand, parseImportArgs } from "./import";
 import { doctor } from "./doctor";
 import { KEYS_USAGE, keysCommand, parseKeysArgs } from "./keys";
+import { MIGRATE_STORE_USAGE, migrateStoreCommand, parseMigrateStoreArgs } from "./migrate-store";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -41,6 +42,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`engram import: ${imported}\n${IMPORT_USAGE}`);
     return EXIT.USAGE;
   }
+  const migration = command === "migrate-store" ? parseMigrateStoreArgs(args) : null;
+  if (typeof migration === "string") {
+    console.error(`engram migrate-store: ${migration}\n${MIGRATE_STORE_USAGE}`);
+    return EXIT.USAGE;
+  }
   const json = command === "doctor" && args.includes("--json");
   const keys = command === "keys" ? parseKeysArgs(args) : null;
   if (typeof keys === "string") {
@@ -48,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   try {
-    const argv = imported?.rest ?? keys?.rest ?? args.filter((a) => !switches.has(a));
+    const argv = imported?.rest ?? keys?.rest ?? migration?.rest ?? args.filter((a) => !switches.has(a));
     const config = loadConfig({ argv, env: process.env });
     switch (command) {
       case "serve":
@@ -66,6 +72,8 @@ async function main(argv: string[]): Promise<number> {
         return await repair(config, { force: args.includes("--force") });
       case "import":
         return await importCommand(config, imported!);
+      case "migrate-store":
+        return await migrateStoreCommand(config, migration!);
       case "doctor":
         return await doctor(config, { json });
       case "keys":

@@ -50,7 +50,22 @@ describe("engram CLI", () => {
     expect(await run(["serv"])).toEqual({
       stdout: "",
       stderr:
-        "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, import, doctor, keys, version)\n",
+        "engram: unknown command 'serv' (commands: serve, mcp, build-model, reindex, check, repair, import, migrate-store, doctor, keys, version)\n",
+      code: 2,
+    });
+  });
+
+  test("migrate-store without both stores, or with the same one twice, exits 2 with the usage", async () => {
+    const usage =
+      "usage: engram migrate-store --from URL --to URL [--replace]  (URL: sqlite:///path/engram.db, a path, or postgres://owner@host/db)\n";
+    expect(await run(["migrate-store", "--to=/tmp/x.db"])).toEqual({
+      stdout: "",
+      stderr: `engram migrate-store: --from is missing\n${usage}`,
+      code: 2,
+    });
+    expect(await run(["migrate-store", "--from", "/tmp/x.db", "--to=/tmp/x.db"])).toEqual({
+      stdout: "",
+      stderr: `engram migrate-store: --from and --to name the same store\n${usage}`,
       code: 2,
     });
   });
