@@ -97,10 +97,12 @@ export const ENGINE_ONLY = {
     "memory_embeddings",
     "vector_erasures",
     "vector_index_state",
-    // The memory rowid counter: carried by lastMemoryRowid / reserveMemoryRowids (side.ts).
+    // The memory rowid counter: carried by lastMemoryRowid / reserveMemoryRowids.
     "sqlite_sequence",
+    // Rate-limit hits of the current windows: a copy starts with fresh limits.
+    "rate_windows",
   ],
-  postgres: ["schema_migrations", "memory_vectors", "memory_change_versions"],
+  postgres: ["schema_migrations", "memory_vectors", "memory_change_versions", "rate_windows"],
   /** Columns computed by the engine itself. */
   columns: { postgres: { memories: ["fts"] } as Record<string, string[]> },
 };
