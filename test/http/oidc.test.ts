@@ -27,6 +27,7 @@ beforeAll(async () => {
     { id: "svc-norole", secret: "s4", claims: { org: "default", roles: ["viewer"] } },
     { id: "svc-noorg", secret: "s5", claims: { roles: ["member"] } },
     { id: "svc-acme", secret: "s6", claims: { org: "acme", roles: ["admin"] } },
+    { id: "web", secret: "s7", claims: { org: "default", roles: ["member"] }, redirectUri: "http://127.0.0.1:9/cb" },
   ]);
   t = await oidcApp(issuer.url);
 });
@@ -120,6 +121,27 @@ describe("tokens from the issuer", () => {
       expect((await custom.post("/add_memories", { memory: "x" }, bearer(plain))).status).toBe(403);
     } finally {
       await custom.close();
+    }
+  });
+
+  test("a person's login (authorization code): the access token acts as that person", async () => {
+    const { accessToken } = await issuer.login("web", "ana");
+    expect((await t.post("/add_memories", { memory: "Ana prefers tea" }, bearer(accessToken))).status).toBe(200);
+    const mine = await t.get("/list_memories", bearer(accessToken));
+    expect(mine.body.results.map((m: { memory: string }) => m.memory)).toEqual(["Ana prefers tea"]);
+    expect((await t.get("/list_memories?user_id=bob", bearer(accessToken))).status).toBe(403);
+  });
+
+  test("an ID token is accepted when its client is an audience; it carries no org or role, so settings give them", async () => {
+    const { idToken } = await issuer.login("web", "ana");
+    // aud is the client id, not Engram's resource: refused by the default audience.
+    expect((await t.get("/list_memories", bearer(idToken))).status).toBe(401);
+    const byClient = await oidcApp(issuer.url, { audience: [AUDIENCE, "web"], org: "default", defaultRole: "reader" });
+    try {
+      expect((await byClient.get("/list_memories", bearer(idToken))).status).toBe(200);
+      expect((await byClient.post("/add_memories", { memory: "x" }, bearer(idToken))).status).toBe(403);
+    } finally {
+      await byClient.close();
     }
   });
 

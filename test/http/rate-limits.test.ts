@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { buildTestApp, type TestApp } from "../support/app";
 import { spawnServer, tempDir, type ServerProcess } from "../support/server-process";
 import { loadConfig } from "~/config/load-config";
+import { startServer } from "~/main";
+import { silentLogger } from "~/shared/logger";
 
 const SHARED = { authorization: "Bearer shared" };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -59,6 +61,31 @@ describe("failed authentications", () => {
     expect(blocked.body.code).toBe("RATE_LIMITED");
     expect(blocked.body.error).toStartWith("too many failed authentications from this address; retry in ");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  test("over a real listener, the count is the client address's", async () => {
+    const config = loadConfig({
+      options: {
+        storeUrl: "sqlite::memory:",
+        port: 0,
+        auth: { enabled: true, apiKey: "shared" },
+        rateLimit: { authFailures: "1/h" },
+      },
+      env: { HOME: process.env.HOME },
+    });
+    const server = await startServer(config, { logger: silentLogger(), embedder: null });
+    try {
+      const get = async (key: string) =>
+        (await fetch(`${server.url}/list_memories?user_id=ana`, { headers: bearer(key) })).status;
+      expect(await get("wrong")).toBe(401);
+      expect(await get("shared")).toBe(429);
+      const rows = await server.services.store.read((r) =>
+        r.rateLimits.peek("authfail:127.0.0.1", Date.now() - (Date.now() % 3_600_000), 3_600_000),
+      );
+      expect(rows.current + rows.previous).toBe(1);
+    } finally {
+      await server.stop();
+    }
   });
 
   test("successes do not count", async () => {
