@@ -64,6 +64,17 @@ describe("RateLimiter", () => {
     expect(await rl.take("k1")).toEqual({ ok: true });
   });
 
+  test("far below the limit, hits counted here reach the store with the next flush; near it, each goes there", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", () => T0 + 1);
+    const verdicts = [];
+    for (let i = 0; i < 12; i++) verdicts.push((await rl.take("k")).ok);
+    expect(verdicts).toEqual([...Array(10).fill(true), false, false]);
+    await rl.flush();
+    expect(await store.read((r) => r.rateLimits.peek("rate:k", T0, MIN))).toEqual({ current: 12, previous: 0 });
+  });
+
   test("check counts nothing", async () => {
     const store = await openTestStore();
     stores.push(store);

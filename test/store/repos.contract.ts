@@ -331,6 +331,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
         await r.rateLimits.hit("rate:k", NOW, W),
         await r.rateLimits.hit("rate:other", NOW, W),
         await r.rateLimits.hit("authfail:1.2.3.4", NOW - W, W),
+        await r.rateLimits.hit("rate:other", NOW, W, 5),
       ]);
       expect(hits).toEqual([
         { current: 1, previous: 0 },
@@ -338,6 +339,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
         { current: 2, previous: 1 },
         { current: 1, previous: 0 },
         { current: 1, previous: 0 },
+        { current: 6, previous: 0 },
       ]);
       expect(await e.tx((r) => r.rateLimits.peek("rate:k", NOW, W))).toEqual({ current: 2, previous: 1 });
       expect(await e.tx((r) => r.rateLimits.prune("rate:", NOW))).toBe(1);

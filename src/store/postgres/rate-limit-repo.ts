@@ -6,11 +6,11 @@ import { prefixEnd, type RateLimitRepo, type WindowCounts } from "../repos/rate-
 export class PgRateLimitRepo implements RateLimitRepo {
   constructor(private readonly pg: Pg) {}
 
-  async hit(bucket: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
+  async hit(bucket: string, windowStart: number, windowMs: number, count = 1): Promise<WindowCounts> {
     const row = await this.pg.one<{ hits: number }>(
-      `INSERT INTO rate_windows (bucket, window_start, hits) VALUES ($1, $2, 1)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_windows.hits + 1 RETURNING hits`,
-      [bucket, windowStart],
+      `INSERT INTO rate_windows (bucket, window_start, hits) VALUES ($1, $2, $3)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_windows.hits + excluded.hits RETURNING hits`,
+      [bucket, windowStart, count],
     );
     return { current: Number(row!.hits), previous: await this.count(bucket, windowStart - windowMs) };
   }

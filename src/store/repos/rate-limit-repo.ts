@@ -9,8 +9,8 @@ export interface WindowCounts {
 }
 
 export interface RateLimitRepo {
-  /** Counts one hit in `bucket`'s window starting at `windowStart` (ms) and answers both windows' counts. */
-  hit(bucket: string, windowStart: number, windowMs: number): Promise<WindowCounts>;
+  /** Counts `count` hits (default 1) in `bucket`'s window starting at `windowStart` (ms); answers both windows' counts. */
+  hit(bucket: string, windowStart: number, windowMs: number, count?: number): Promise<WindowCounts>;
   /** Both windows' counts, counting nothing. */
   peek(bucket: string, windowStart: number, windowMs: number): Promise<WindowCounts>;
   /** Drops the windows of the buckets starting with `prefix` that started before `before` (ms); answers how many. */

@@ -6,13 +6,13 @@ import { prefixEnd, type RateLimitRepo, type WindowCounts } from "../repos/rate-
 export class SqliteRateLimitRepo implements RateLimitRepo {
   constructor(private readonly db: Db) {}
 
-  async hit(bucket: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
+  async hit(bucket: string, windowStart: number, windowMs: number, count = 1): Promise<WindowCounts> {
     const row = this.db
-      .query<{ hits: number }, [string, number]>(
-        `INSERT INTO rate_windows (bucket, window_start, hits) VALUES (?, ?, 1)
-         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = hits + 1 RETURNING hits`,
+      .query<{ hits: number }, [string, number, number]>(
+        `INSERT INTO rate_windows (bucket, window_start, hits) VALUES (?, ?, ?)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = hits + excluded.hits RETURNING hits`,
       )
-      .get(bucket, windowStart)!;
+      .get(bucket, windowStart, count)!;
     return { current: row.hits, previous: this.count(bucket, windowStart - windowMs) };
   }
 
