@@ -70,6 +70,8 @@ async function seedMemories(e: Engine, memories: number, versions: number, rand:
           version: 1,
           updated_at: createdAt,
           retain_until: null,
+          text_key: null,
+          has_facts: 0,
         };
         const rowid = await repo.insert(row);
         for (let v = 2; v <= versions; v++) {

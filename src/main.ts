@@ -17,6 +17,8 @@ import { MemoryService } from "./memory/memory.service";
 import { MemoryCaches } from "./memory/memory-caches";
 import { MemoryPurger } from "./memory/purger";
 import { RuleFactExtractor } from "./facts/fact-extractor";
+import { ruleRecogniser, type FactRecogniser } from "./facts/fact-recogniser";
+import { FallbackRecogniser, LlmFactRecogniser } from "./facts/llm-fact-recogniser";
 import { ConversationsService } from "./layers/conversations.service";
 import { ImmutableService } from "./layers/immutable.service";
 import { MutableService } from "./layers/mutable.service";
@@ -95,6 +97,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     facts,
     conversations,
     graph,
+    recogniser: createRecogniser(config, logger),
     gate: governance.policies,
     retention: governance.erasure,
     floor,
@@ -258,6 +261,17 @@ function createExtractor(config: Config, logger: Logger): EntityExtractor {
   const llm = new LlmExtractor({ baseUrl: x.baseUrl, apiKey: x.apiKey, model: x.model });
   return new FallbackExtractor(llm, rules, (e) =>
     logger.warn("LLM entity extraction failed; used the rules", { error: (e as Error).message }),
+  );
+}
+
+/** Which facts a memory states (SPEC §11): the rules, or the configured LLM with the rules as its fallback. */
+function createRecogniser(config: Config, logger: Logger): FactRecogniser {
+  const x = config.extractor;
+  if (!x.baseUrl) return ruleRecogniser;
+  return new FallbackRecogniser(
+    new LlmFactRecogniser({ baseUrl: x.baseUrl, apiKey: x.apiKey, model: x.model }),
+    ruleRecogniser,
+    (e) => logger.warn("LLM fact recognition failed; used the rules", { error: (e as Error).message }),
   );
 }
 

@@ -67,17 +67,17 @@ export const PEOPLE: PatternGroup[] = [
         re: rx(
           "{SUBJ}{AUX}\\s+(?:left|quit|resigned\\s+from|(?:was|got)\\s+(?:laid\\s+off|let\\s+go|fired)\\s+from|lost\\s+(?:my|our)\\s+job\\s+(?:at|with))\\s+(?:the\\s+)?{VAL}",
         ),
-        build: (g, x) => one(x.subject(g.subj), "employer", x.name(g.val), g.past ? "past" : "end"),
+        build: (g, x) => one(x.subject(g.subj), "employer", x.org(g.val), g.past ? "past" : "end"),
       },
       {
         re: rx(
           `{SUBJ}{AUX}\\s+(?:work|works|working)\\s+as\\s+(?:an?\\s+)?${TITLE}(?:\\s+(?:at|for)\\s+(?:the\\s+)?(?<org>{NAME}))?`,
         ),
-        build: (g, x) => jobClaims(x.subject(g.subj), title(g.title), x.name(g.org), x.op(g)),
+        build: (g, x) => jobClaims(x.subject(g.subj), title(g.title), x.org(g.org), x.op(g)),
       },
       {
         re: rx(`{SUBJ}{BE}\\s+(?:an?\\s+)${TITLE}(?:\\s+(?:at|for|with)\\s+(?:the\\s+)?(?<org>{NAME}))?`),
-        build: (g, x) => jobClaims(x.subject(g.subj), title(g.title), x.name(g.org), x.op(g)),
+        build: (g, x) => jobClaims(x.subject(g.subj), title(g.title), x.org(g.org), x.op(g)),
       },
       {
         re: rx(
@@ -91,11 +91,11 @@ export const PEOPLE: PatternGroup[] = [
             "{SUBJ}(?:\\s*['’]ve|\\s+have|\\s+has){ADV}\\s+worked\\s+(?:at|for)\\s+(?:the\\s+)?{VAL}|" +
             "{SUBJ}{AUX}\\s+(?:joined|started\\s+(?:a\\s+new\\s+job\\s+)?at|got\\s+(?:a\\s+(?:new\\s+)?)?job\\s+at|got\\s+hired\\s+(?:at|by)|was\\s+hired\\s+by)\\s+(?:the\\s+)?{VAL}",
         ),
-        build: (g, x) => one(x.subject(g.subj), "employer", x.name(g.val), x.op(g)),
+        build: (g, x) => one(x.subject(g.subj), "employer", x.org(g.val), x.op(g)),
       },
       {
         re: rx("{POSS}\\s+(?:new\\s+|current\\s+)?(?:employer|company)\\s+is\\s+(?:now\\s+)?{VAL}"),
-        build: (g, x) => one(x.owner(g.poss), "employer", x.name(g.val), "set"),
+        build: (g, x) => one(x.owner(g.poss), "employer", x.org(g.val), "set"),
       },
       {
         re: rx("{SUBJ}{AUX}\\s+(?:work|works|working)\\s+in\\s+{VAL}"),

@@ -130,6 +130,7 @@ function context(clause: string, previous: () => string | null): Ctx {
       return name ? personSubject(name) : null;
     },
     name: (raw) => (raw ? properName(raw) : null),
+    org: (raw) => (raw ? properName(raw, true) : null),
     op(g): ClaimOp {
       if (g.past) return "past";
       return g.neg || NO_MORE.test(clause) ? "end" : "set";
@@ -137,9 +138,9 @@ function context(clause: string, previous: () => string | null): Ctx {
   };
 }
 
-/** A name that names someone or somewhere: not a pronoun, weekday, language or technology. */
-function properName(raw: string): string | null {
+/** A name that names someone or somewhere: not a pronoun, weekday, language, or (unless `tools`) technology. */
+function properName(raw: string, tools = false): string | null {
   const name = cleanName(raw.trim());
-  if (!name || NOT_NAMES.has(name.split(/\s+/)[0]!) || TIME_NAME.test(name) || techOf(name)) return null;
+  if (!name || NOT_NAMES.has(name.split(/\s+/)[0]!) || TIME_NAME.test(name) || (!tools && techOf(name))) return null;
   return slug(name) ? name : null;
 }

@@ -30,7 +30,7 @@ export interface FactDecision {
 const BOUND: Record<string, string> = { employer: "job_title" };
 
 /** `live`: the scope's facts not ended, at least those about the claims' subjects. */
-export function decide(claims: Claim[], live: readonly StoredFact[]): FactDecision {
+export function decide(claims: readonly Claim[], live: readonly StoredFact[]): FactDecision {
   const ends = new Set<number>();
   const facts: NewFact[] = [];
   const end = (pred: (f: StoredFact) => boolean) => {

@@ -17,6 +17,8 @@ import {
   MemoryResponse,
   SearchMemoryInput,
   SearchResponse,
+  SupersedeBody,
+  SupersedeResponse,
   UpdateMemoryInput,
   UserQuery,
   VersionsResponse,
@@ -128,10 +130,26 @@ export const memoryRoutes = (s: Services) =>
       ({ params, request }) => s.memory.versions(userScopeOf(request), { memory_id: params.id }),
       doc({
         summary: "A memory's versions, newest first",
+        description: "Its own previous texts, then those of the memories it superseded (each with memory_id).",
         params: MemoryPath,
         query: UserQuery,
         response: VersionsResponse,
         errors: ["NOT_FOUND"],
         access: ACCESS.userRead,
+      }),
+    )
+    .post(
+      "/memories/:id/supersede",
+      ({ params, body }) => s.memory.supersede({ memory_id: params.id, user_id: body.user_id }, body),
+      doc({
+        summary: "Replace a memory with the fact as it is now",
+        description:
+          "Stores `memory` as a new memory and marks this one superseded by it, in one transaction: the old one " +
+          "leaves searches and lists (include_superseded shows it) and stays in the new one's versions. " +
+          "A memory already superseded: 409.",
+        params: MemoryPath,
+        body: SupersedeBody,
+        response: SupersedeResponse,
+        errors: ["NOT_FOUND", "CONFLICT"],
       }),
     );

@@ -9,26 +9,42 @@ import type {
   MemoryRef,
   MemoryResponse,
   SearchResponse,
+  SupersedeResponse,
 } from "~/memory/memory.schema";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** ", superseded by X" on an older value a model must not take for the current one. */
+const replaced = (r: { superseded_by?: string }) => (r.superseded_by ? `, superseded by ${r.superseded_by}` : "");
 /** Keeps a multi-line memory inside its numbered item. */
 const indent = (text: string) => text.replace(/\n/g, "\n   ");
 
 export function renderAdded(out: Static<typeof AddResponse>): string {
-  return `Stored ${plural(out.memory_ids.length, "memory", "memories")} (${out.memory_ids.length === 1 ? "id" : "ids"}: ${out.memory_ids.join(", ")}).`;
+  const n = out.memory_ids.length;
+  const dup = out.deduplicated?.length ? ` Already stored, not repeated: ${out.deduplicated.join(", ")}.` : "";
+  const sup = out.superseded?.length
+    ? ` Superseded (older values of the same facts): ${out.superseded.join(", ")}.`
+    : "";
+  return `Stored ${plural(n, "memory", "memories")} (${n === 1 ? "id" : "ids"}: ${out.memory_ids.join(", ")}).${dup}${sup}`;
+}
+
+export function renderSuperseded(out: SupersedeResponse): string {
+  const how = out.deduplicated ? "an existing memory with that text now supersedes" : "it supersedes";
+  return `${renderMemory(out)}
+This is the current memory; ${how} ${(out.supersedes ?? []).join(", ")}.`;
 }
 
 export function renderSearch(out: SearchResponse): string {
   if (!out.results.length) return "No matching memories.";
-  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (score ${r.score.toFixed(3)}, id ${r.id})`);
+  const lines = out.results.map(
+    (r, i) => `${i + 1}. ${indent(r.memory)} (score ${r.score.toFixed(3)}, id ${r.id}${replaced(r)})`,
+  );
   return [`Found ${plural(out.results.length, "memory", "memories")}, best first:`, ...lines].join("\n");
 }
 
 export function renderList(out: ListResponse): string {
   if (!out.results.length)
     return out.total ? `No more memories (${out.total} in total).` : "No memories stored for this user.";
-  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at})`);
+  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at}${replaced(r)})`);
   const head = `Showing ${out.results.length} of ${plural(out.total, "memory", "memories")}, newest first:`;
   const more = out.next_cursor ? [`More: call list_memories again with cursor "${out.next_cursor}".`] : [];
   return [head, ...lines, ...more].join("\n");

@@ -18,6 +18,8 @@ import {
   MemoryResponse,
   SearchMemoryInput,
   SearchResponse,
+  SupersedeMemoryInput,
+  SupersedeResponse,
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { FindEntitiesQuery, FindEntitiesResponse, TraverseBody, TraverseResponse } from "~/graph/graph.schema";
@@ -30,6 +32,7 @@ import {
   renderList,
   renderMemory,
   renderSearch,
+  renderSuperseded,
 } from "./render";
 
 export interface ToolDef<I extends TObject = TObject, O extends TObject = TObject> {
@@ -79,8 +82,10 @@ export const TOOLS: readonly ToolDef[] = [
       "'Alice is vegetarian') or `messages` (a conversation; each non-empty message becomes its own memory). " +
       `Without agent_id the memory is filed under agent '${DEFAULT_AGENT}'; every search still finds it. ` +
       "Leave session_id out for lasting facts: a memory written with a session_id is found only by searches that " +
-      "pass the same session_id. To change a fact already stored, use update_memory instead of adding a contradiction. " +
-      "Returns the new memory ids.",
+      "pass the same session_id. A new value of a fact already stored ('I moved to Lisbon' after 'I live in Berlin') " +
+      "supersedes the old memory by itself (its id is in `superseded`); to replace one memory you can name, use " +
+      "supersede_memory. Text already stored for this user, agent and session (ignoring case, spaces and punctuation) " +
+      "is not stored twice: its existing id comes back and is listed in `deduplicated`. Returns the memory ids.",
     input: AddMemoriesInput,
     output: AddResponse,
     annotations: { ...ADDITIVE, title: "Add memories" },
@@ -99,7 +104,8 @@ export const TOOLS: readonly ToolDef[] = [
       "sees only memories stored without a session; with session_id, only that session's. `metadata` is a filter " +
       "(every key must match; an array such as tags must be contained), not text to search. Each result has an id " +
       "and a score in (0, 1]: the same score means the same strength of match in any query, and a low best score " +
-      "means nothing closely relevant is stored.",
+      "means nothing closely relevant is stored. Older values of a fact that a newer memory superseded are left out " +
+      "(the newer one answers for them); include_superseded: true shows them too, each with superseded_by.",
     input: SearchMemoryInput,
     output: SearchResponse,
     annotations: { ...READ, title: "Search memory" },
@@ -113,7 +119,8 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "List the user's memories, newest first, with their ids, agents and sessions: all of them, session-scoped ones " +
       "included, of every agent unless agent_id names one. For browsing or finding an id; to answer a question use " +
-      "search_memory. `total` counts them all; when `next_cursor` is not null, pass it as `cursor` for the next page.",
+      "search_memory. `total` counts them all; when `next_cursor` is not null, pass it as `cursor` for the next page. " +
+      "Memories a newer one superseded are left out unless include_superseded: true.",
     input: ListMemoriesInput,
     output: ListResponse,
     annotations: { ...READ, title: "List memories" },
@@ -163,6 +170,22 @@ export const TOOLS: readonly ToolDef[] = [
     access: ACCESS.userWrite,
     run: (s, scope, input) => s.memory.update(scope, input),
     render: renderMemory,
+  }),
+  tool({
+    name: "supersede_memory",
+    title: "Supersede memory",
+    description:
+      "Replace one memory by id with the fact as it is now, keeping the old one as history: `memory` (e.g. 'Alice " +
+      "lives in Lisbon') is stored as a new memory in the same agent and session, and the old one is marked " +
+      "superseded by it, in one step. Searches and lists then leave the old one out (include_superseded: true " +
+      "shows it) and the new one's versions list it. Use it when a fact changed; use update_memory to fix a typo. " +
+      "A memory already superseded is CONFLICT: supersede its successor (superseded_by) instead.",
+    input: SupersedeMemoryInput,
+    output: SupersedeResponse,
+    // Not destructive: the old memory stays in the store and in the new one's versions.
+    annotations: { ...ADDITIVE, title: "Supersede memory" },
+    run: (s, { memory_id, user_id, ...body }) => s.memory.supersede({ memory_id, user_id }, body),
+    render: renderSuperseded,
   }),
   tool({
     name: "delete_memory",

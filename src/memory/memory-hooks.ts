@@ -1,4 +1,5 @@
 import type { FactExtractor } from "~/facts/fact-extractor";
+import type { FactRecogniser } from "~/facts/fact-recogniser";
 import type { Repos } from "~/store/store";
 
 // The ports through which other layers join memory writes and deletions (conversations,
@@ -83,6 +84,8 @@ export interface FactsHook {
 /** Every port is required: the composition root wires each one (main.ts), so none is forgotten. */
 export interface MemoryHooks {
   facts: FactsHook;
+  /** Which facts a new memory states, for supersede decisions (SPEC §11). */
+  recogniser: FactRecogniser;
   conversations: ConversationRecorder;
   graph: GraphLinker;
   gate: WriteGate;

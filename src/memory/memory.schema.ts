@@ -75,12 +75,18 @@ const MemoryText = Type.String({
 /** Unknown fields are rejected, not ignored: a mistyped `session` must not silently store an unscoped memory. */
 const STRICT = { additionalProperties: false } as const;
 const Int = (o: { minimum: number; maximum: number; description: string }) => Type.Integer(o);
+const IncludeSuperseded = Type.Boolean({
+  description:
+    "true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), " +
+    "each with superseded_by. Default false: only current memories",
+});
 const MemoryIdField = Type.String({
   minLength: 1,
   maxLength: 256,
   description: "Id of the memory, as add_memories, search_memory or list_memories gave it",
 });
 const EXAMPLE_ID = "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07";
+const OLD_ID = "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41";
 
 export const Message = Type.Object(
   {
@@ -150,6 +156,7 @@ export const SearchMemoryInput = Type.Object(
     agent_id: Type.Optional(AgentFilter),
     session_id: Type.Optional(SessionFilter),
     metadata: Type.Optional(MetadataFilter),
+    include_superseded: Type.Optional(IncludeSuperseded),
   },
   { ...STRICT, ...example({ user_id: "alice", query: "which theme does Alice like?", limit: 5 }) },
 );
@@ -167,6 +174,7 @@ export const ListMemoriesInput = Type.Object(
       }),
     ),
     agent_id: Type.Optional(AgentFilter),
+    include_superseded: Type.Optional(IncludeSuperseded),
   },
   { ...STRICT, ...example({ user_id: "alice", limit: 20 }) },
 );
@@ -218,14 +226,56 @@ export const UpdateMemoryInput = Type.Object(
 );
 export type UpdateMemoryInput = Static<typeof UpdateMemoryInput>;
 
+/** The body of POST /memories/:id/supersede. */
+export const SupersedeBody = Type.Object(
+  {
+    user_id: UserId,
+    memory: Type.String({
+      minLength: 1,
+      maxLength: MAX_MEMORY_CHARS,
+      description:
+        "The fact as it is now, e.g. 'I live in Lisbon'. It is stored as a new memory and the old one is marked " +
+        "superseded by it: hidden from searches and lists, kept in the store and in its versions (≤ 32 KiB)",
+    }),
+    metadata: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: "Metadata of the new memory (same keys as add_memories); default: the old memory's metadata",
+      }),
+    ),
+  },
+  { ...STRICT, ...example({ user_id: "alice", memory: "Alice lives in Lisbon" }) },
+);
+export type SupersedeBody = Static<typeof SupersedeBody>;
+
+export const SupersedeMemoryInput = Type.Object(
+  {
+    memory_id: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: "Id of the memory that is no longer true, as search_memory or list_memories gave it",
+    }),
+    ...SupersedeBody.properties,
+  },
+  STRICT,
+);
+export type SupersedeMemoryInput = Static<typeof SupersedeMemoryInput>;
+
 // ---- responses ----
 const Iso = Type.String({ format: "date-time" });
+const Supersedes = Type.Array(Type.String(), {
+  description: "Ids of the older memories this one superseded (present only when there are some)",
+});
+const SupersededBy = Type.String({
+  description: "Id of the newer memory that superseded this one (present only on superseded memories)",
+});
 export const SearchResult = Type.Object({
   id: Type.String(),
   memory: Type.String(),
   score: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
   metadata: Metadata,
   created_at: Iso,
+  supersedes: Type.Optional(Supersedes),
+  superseded_by: Type.Optional(SupersededBy),
 });
 const AT = "2026-06-01T09:30:00.000Z";
 export const SearchResponse = Type.Object(
@@ -245,6 +295,8 @@ export const ListItem = Type.Object({
   agent_id: Type.String(),
   session_id: Type.Union([Type.String(), Type.Null()]),
   created_at: Iso,
+  supersedes: Type.Optional(Supersedes),
+  superseded_by: Type.Optional(SupersededBy),
 });
 const ITEM = {
   id: EXAMPLE_ID,
@@ -267,10 +319,46 @@ export const MemoryResponse = Type.Object(
 export type MemoryResponse = Static<typeof MemoryResponse>;
 
 export const AddResponse = Type.Object(
-  { success: Type.Literal(true), memory_ids: Type.Array(Type.String()) },
+  {
+    success: Type.Literal(true),
+    memory_ids: Type.Array(Type.String()),
+    deduplicated: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "Ids in memory_ids that already existed: the same text (ignoring case, spaces and punctuation) was a current " +
+          "memory of this user, agent and session, so nothing new was stored",
+      }),
+    ),
+    superseded: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "Ids of older memories the new ones superseded (a new value of the same fact)",
+      }),
+    ),
+  },
   example({ success: true, memory_ids: [EXAMPLE_ID] }),
 );
 export type AddResponse = Static<typeof AddResponse>;
+
+export const SupersedeResponse = Type.Object(
+  {
+    ...MemoryResponse.properties,
+    deduplicated: Type.Optional(
+      Type.Boolean({
+        description: "true when the new text was already a current memory, which now supersedes the old one",
+      }),
+    ),
+  },
+  example({
+    success: true,
+    ...ITEM,
+    memory: "Alice prefers light mode now",
+    updated_at: AT,
+    version: 1,
+    supersedes: [OLD_ID],
+  }),
+);
+export type SupersedeResponse = Static<typeof SupersedeResponse>;
+
 export const DeleteResponse = Type.Object(
   {
     success: Type.Literal(true),
@@ -286,7 +374,18 @@ export type DeleteResponse = Static<typeof DeleteResponse>;
 export const VersionsResponse = Type.Object(
   {
     success: Type.Literal(true),
-    versions: Type.Array(Type.Object({ version: Type.Integer(), memory: Type.String(), created_at: Iso })),
+    versions: Type.Array(
+      Type.Object({
+        version: Type.Integer(),
+        memory: Type.String(),
+        created_at: Iso,
+        memory_id: Type.Optional(
+          Type.String({ description: "On versions of an older memory this one superseded: that memory's id" }),
+        ),
+        superseded_by: Type.Optional(SupersededBy),
+      }),
+      { description: "Newest first: the memory's own versions, then those of the memories it superseded" },
+    ),
   },
   example({
     success: true,

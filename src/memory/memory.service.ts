@@ -1,13 +1,16 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
-// with isolation, scoping, versions, the search cache and the cascade through other layers.
-import type { MemoryRow, Repos, Store } from "~/store/store";
+// with isolation, scoping, versions, the search cache and the cascade through other layers; and
+// SPEC §11's duplicates and supersedes (memory-facts.ts).
+import type { FactScope, MemoryRow, Repos, Store } from "~/store/store";
+import type { Claim } from "~/facts/fact-claims";
+import { normaliseText, textKey } from "~/shared/text-key";
 import type { SearchService } from "~/search/search.service";
 import { type Clock, iso } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { AppError, notFound, validationError } from "~/shared/errors";
 import type { UserScope } from "~/shared/principal";
 import { newId } from "~/shared/ids";
-import { readTraits, type MemoryTraits } from "./metadata";
+import { readTraits } from "./metadata";
 import type { SearchCache } from "./search-cache";
 import type { MemoryCaches } from "./memory-caches";
 import type { MemoryPurger } from "./purger";
@@ -22,6 +25,8 @@ import type {
   MemoryResponse,
   SearchMemoryInput,
   SearchResponse,
+  SupersedeBody,
+  SupersedeResponse,
   UpdateMemoryInput,
   VersionsResponse,
 } from "./memory.schema";
@@ -29,12 +34,10 @@ import { DEFAULT_AGENT } from "./memory.schema";
 import { fromOpenMemory } from "./add-input";
 import { decodeCursor, encodeCursor } from "./cursor";
 import type { MemoryHooks } from "./memory-hooks";
-
-interface Draft {
-  text: string;
-  metadata: Record<string, unknown>;
-  traits: MemoryTraits;
-}
+import { MemoryFacts, statesFacts } from "./memory-facts";
+import { draftsOf, type Draft } from "./memory-drafts";
+import { historyOf, versionsOf } from "./memory-history";
+import { alreadySuperseded, mergeMetadata, rowCursor, toResponse } from "./memory-rows";
 
 export interface MemoryDeps {
   store: Store;
@@ -55,6 +58,7 @@ export class MemoryService {
   private readonly caches: MemoryCaches;
   private readonly purger: MemoryPurger;
   private readonly hooks: MemoryHooks;
+  private readonly facts: MemoryFacts;
 
   constructor(deps: MemoryDeps) {
     ({
@@ -66,6 +70,7 @@ export class MemoryService {
       purger: this.purger,
       hooks: this.hooks,
     } = deps);
+    this.facts = new MemoryFacts(deps.hooks.recogniser, deps.store);
   }
 
   /** The search-result cache (its hit rate is on /metrics). */
@@ -91,101 +96,99 @@ export class MemoryService {
    * imported memory keeps (engram import); a client's write is stored now.
    */
   async add(
-    scope: UserScope,
+    who: UserScope,
     request: AddMemoriesInput,
     at?: { createdAt?: number; updatedAt?: number },
   ): Promise<AddResponse> {
     const input = fromOpenMemory(request);
-    const userId = scope.userId;
-    const agentId = scope.agentId ?? input.agent_id ?? DEFAULT_AGENT;
-    const drafts = await this.drafts(input);
+    const scope = {
+      userId: who.userId,
+      agentId: who.agentId ?? input.agent_id ?? DEFAULT_AGENT,
+      sessionId: input.session_id ?? "",
+    };
+    const drafts = await draftsOf(input, this.hooks.facts);
     for (const d of drafts)
       await this.hooks.gate.checkWrite({
-        memorySpaceId: agentId,
+        memorySpaceId: scope.agentId,
         importance: d.traits.importance,
         metadata: d.metadata,
       });
-    const vectors = await this.search.embed(drafts.map((d) => d.text));
+    const [claims, vectors] = await Promise.all([
+      this.facts.claims(scope, drafts),
+      this.search.embed(drafts.map((d) => d.text)),
+    ]);
     const now = at?.createdAt ?? this.clock.now();
     // An imported memory earns its minimum retention from when it was first written, like any other.
-    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: agentId }, now)) ?? null;
-    const ids = await this.store.group(async (tx) => {
+    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: scope.agentId }, now)) ?? null;
+    const stored = await this.store.group(async (tx) => {
       const conversationRef = input.messages
         ? ((await this.hooks.conversations.record(tx, {
-            userId,
-            agentId,
+            userId: scope.userId,
+            agentId: scope.agentId,
             sessionId: input.session_id,
             messages: input.messages,
             now,
           })) ?? null)
         : null;
-      const stored: string[] = [];
+      const row = { now, updatedAt: at?.updatedAt, retainUntil, conversationRef };
+      const out: Stored[] = [];
       for (const [i, d] of drafts.entries()) {
-        const id = newId();
-        const rowid = await tx.memories.insert({
-          id,
-          user_id: userId,
-          agent_id: agentId,
-          session_id: input.session_id ?? "",
-          memory: d.text,
-          metadata: JSON.stringify(d.metadata),
-          importance: d.traits.importance,
-          source_type: d.traits.sourceType,
-          expires_at: d.traits.expiresAt,
-          conversation_ref: d.traits.conversationRef ?? conversationRef,
-          immutable_ref: d.traits.immutableRef,
-          created_at: now,
-          updated_at: at?.updatedAt,
-          retain_until: retainUntil,
-        });
-        if (vectors)
-          await this.search.writeVectors(tx, [
-            {
-              rowid,
-              userId,
-              agentId,
-              sessionId: input.session_id ?? "",
-              expiresAt: d.traits.expiresAt,
-              vector: vectors[i] ?? null,
-            },
-          ]);
-        stored.push(id);
+        const vector = vectors ? (vectors[i] ?? null) : undefined;
+        out.push(await this.storeDraft(tx, scope, { ...d, claims: claims[i]!, vector }, row));
       }
-      return stored;
+      return out;
     });
-    this.caches.touched(userId, ids.length);
-    for (const id of ids) this.logger.debug("memory stored", { user: userId, agent: agentId, id });
+    const created = stored.filter((m) => !m.duplicate);
+    this.caches.touched(scope.userId, created.length);
+    for (const m of created)
+      this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
     await this.hooks.graph.linkMemories(
-      userId,
-      ids.map((id, i) => ({ id, text: drafts[i]!.text })),
+      scope.userId,
+      created.map((m) => ({ id: m.id, text: m.text })),
     );
-    return { success: true, memory_ids: ids };
+    const deduplicated = stored.filter((m) => m.duplicate).map((m) => m.id);
+    const superseded = stored.flatMap((m) => m.superseded);
+    return {
+      success: true,
+      memory_ids: stored.map((m) => m.id),
+      ...(deduplicated.length ? { deduplicated } : {}),
+      ...(superseded.length ? { superseded } : {}),
+    };
   }
 
-  private async drafts(input: AddMemoriesInput): Promise<Draft[]> {
-    const base = input.metadata ?? {};
-    if (input.memory !== undefined) {
-      if (!input.memory.trim()) throw validationError("memory", "memory must not be blank");
-      return [{ text: input.memory, metadata: base, traits: readTraits(base, "tool") }];
-    }
-    const facts = this.hooks.facts;
-    if (input.auto_extract_facts ?? facts.auto) {
-      // The whole conversation is still kept in the conversations layer; only the facts become memories.
-      readTraits(base, "conversation");
-      const found = (await facts.extractor.extract(input.messages!)).filter((f) => f.confidence >= facts.minConfidence);
-      return found.map((f) => {
-        const metadata = { ...base, role: "user", fact_kind: f.kind, fact_confidence: f.confidence };
-        return { text: f.text, metadata, traits: readTraits(metadata, "conversation") };
-      });
-    }
-    const drafts = input
-      .messages!.filter((m) => m.content.trim())
-      .map((m) => {
-        const metadata = { ...base, role: m.role };
-        return { text: m.content, metadata, traits: readTraits(metadata, "conversation") };
-      });
-    if (!drafts.length) throw validationError("messages", "messages must contain at least one non-empty content");
-    return drafts;
+  /** One memory of an add, inside its transaction: the existing one when it is a duplicate, else stored with its facts. */
+  private async storeDraft(
+    tx: Repos,
+    scope: FactScope,
+    /** vector: undefined when the model is not ready (the memory is embedded later). */
+    d: Draft & { claims: Claim[]; vector: Float32Array | null | undefined; explicit?: string[] },
+    at: { now: number; updatedAt?: number; retainUntil: number | null; conversationRef: string | null },
+  ): Promise<Stored> {
+    const same = await this.facts.duplicate(tx, scope, d.text, at.now);
+    if (same.id && !d.explicit) return { id: same.id, text: d.text, duplicate: true, superseded: [] };
+    const plan = await this.facts.plan(tx, scope, d.claims);
+    const id = newId();
+    const rowid = await tx.memories.insert({
+      id,
+      user_id: scope.userId,
+      agent_id: scope.agentId,
+      session_id: scope.sessionId,
+      memory: d.text,
+      metadata: JSON.stringify(d.metadata),
+      importance: d.traits.importance,
+      source_type: d.traits.sourceType,
+      expires_at: d.traits.expiresAt,
+      conversation_ref: d.traits.conversationRef ?? at.conversationRef,
+      immutable_ref: d.traits.immutableRef,
+      created_at: at.now,
+      updated_at: at.updatedAt,
+      retain_until: at.retainUntil,
+      text_key: same.key,
+      has_facts: statesFacts(plan, d.explicit?.length),
+    });
+    if (d.vector !== undefined)
+      await this.search.writeVectors(tx, [{ rowid, ...scope, expiresAt: d.traits.expiresAt, vector: d.vector }]);
+    return { id, text: d.text, duplicate: false, superseded: await this.facts.commit(tx, scope, id, plan, d.explicit) };
   }
 
   async searchMemories(scope: UserScope, input: SearchMemoryInput): Promise<SearchResponse> {
@@ -193,7 +196,14 @@ export class MemoryService {
     const userId = scope.userId;
     const agentId = scope.agentId ?? input.agent_id;
     this.caches.seen(userId);
-    const key = JSON.stringify([input.query, input.limit, agentId, input.session_id, input.metadata]);
+    const key = JSON.stringify([
+      input.query,
+      input.limit,
+      agentId,
+      input.session_id,
+      input.metadata,
+      input.include_superseded,
+    ]);
     const cached = this.caches.results.get(userId, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
@@ -203,15 +213,18 @@ export class MemoryService {
       sessionId: input.session_id ?? "",
       now: this.clock.now(),
       metadata: input.metadata,
+      includeSuperseded: input.include_superseded === true,
     };
     const before = this.caches.results.snapshot(userId);
     const hits = await this.search.rank(filter, input.query, limit);
+    const history = await historyOf(this.store, userId, hits);
     const results = hits.map((h) => ({
       id: h.id,
       memory: h.memory,
       score: h.score,
       metadata: JSON.parse(h.metadata),
       created_at: iso(h.created_at),
+      ...history(h),
     }));
     const response = { results };
     this.caches.results.set(
@@ -231,10 +244,14 @@ export class MemoryService {
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
-    const rows = await this.store.read((r) => r.memories.page({ userId, agentId, now, limit: limit + 1, after }));
+    const includeSuperseded = input.include_superseded === true;
+    const rows = await this.store.read((r) =>
+      r.memories.page({ userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
+    );
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page.at(-1);
+    const history = await historyOf(this.store, userId, page);
     return {
       results: page.map((r) => ({
         id: r.id,
@@ -243,8 +260,9 @@ export class MemoryService {
         agent_id: r.agent_id,
         session_id: r.session_id || null,
         created_at: iso(r.created_at),
+        ...history(r),
       })),
-      total: await this.total(userId, now, agentId),
+      total: await this.total(userId, now, agentId, includeSuperseded),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
     };
@@ -252,7 +270,8 @@ export class MemoryService {
 
   async get(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<MemoryResponse> {
     this.caches.seen(scope.userId);
-    return toResponse(await this.mustGet(scope, ref.memory_id));
+    const row = await this.mustGet(scope, ref.memory_id);
+    return { ...toResponse(row), ...(await historyOf(this.store, scope.userId, [row]))(row) };
   }
 
   async update(scope: UserScope, input: UpdateMemoryInput): Promise<MemoryResponse> {
@@ -264,7 +283,11 @@ export class MemoryService {
     const traits = readTraits(metadata, row.source_type);
     await this.hooks.gate.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
-    const vectors = input.memory !== undefined ? await this.search.embed([text]) : null;
+    const space = { userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id };
+    const [[claims], vectors] =
+      input.memory !== undefined
+        ? await Promise.all([this.facts.claims(space, [{ text, own: true }]), this.search.embed([text])])
+        : [[undefined], null];
     const now = this.clock.now();
     const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
     await this.store.write(async (tx) => {
@@ -294,22 +317,74 @@ export class MemoryService {
             vector: vectors[0] ?? null,
           },
         ]);
+      if (claims) await this.restate(tx, space, row, text, claims);
     });
     this.caches.touched(scope.userId, 1);
     if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(scope, input);
   }
 
+  /** A memory's text changed: its text key and facts are those of the new text, which may supersede others. */
+  private async restate(tx: Repos, scope: FactScope, row: MemoryRow, text: string, claims: Claim[]): Promise<void> {
+    await tx.memories.setTextKey(row.rowid, textKey(normaliseText(text)));
+    await tx.facts.removeOf(row.id);
+    const plan = await this.facts.plan(tx, scope, claims);
+    if (statesFacts(plan)) await tx.memories.markFacts(row.rowid);
+    await this.facts.commit(tx, scope, row.id, plan);
+  }
+
+  /** The memory's own versions, then those of the memories it superseded (SPEC §11), newest first. */
   async versions(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<VersionsResponse> {
-    const row = await this.mustGet(scope, ref.memory_id);
-    const previous = (await this.store.read((r) => r.memories.versions(scope.userId, ref.memory_id))).map((v) => ({
-      version: v.version,
-      memory: v.memory,
-      created_at: iso(v.created_at),
-    }));
+    return versionsOf(this.store, await this.mustGet(scope, ref.memory_id));
+  }
+
+  /**
+   * POST /memories/:id/supersede: stores the fact as it is now and marks the old memory superseded by it,
+   * in one transaction. The new memory keeps the old one's agent and session; its own claims decide as on add.
+   */
+  async supersede(
+    who: UserScope,
+    ref: Pick<MemoryRef, "memory_id">,
+    body: Omit<SupersedeBody, "user_id">,
+  ): Promise<SupersedeResponse> {
+    if (!body.memory.trim()) throw validationError("memory", "memory must not be blank");
+    const old = await this.mustGet(who, ref.memory_id);
+    if (old.superseded_by) throw alreadySuperseded(old);
+    if (normaliseText(body.memory) === normaliseText(old.memory))
+      throw validationError("memory", "memory states the same as the memory it would supersede");
+    const metadata = body.metadata ?? JSON.parse(old.metadata);
+    const traits = readTraits(metadata, old.source_type);
+    await this.hooks.gate.checkWrite({ memorySpaceId: old.agent_id, importance: traits.importance, metadata });
+    const scope = { userId: old.user_id, agentId: old.agent_id, sessionId: old.session_id };
+    const draft = { text: body.memory, metadata, traits, own: true };
+    const [[claims], vectors] = await Promise.all([
+      this.facts.claims(scope, [draft]),
+      this.search.embed([body.memory]),
+    ]);
+    const now = this.clock.now();
+    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: old.agent_id }, now)) ?? null;
+    const out = await this.store.group(async (tx) => {
+      const current = await this.mustGet(who, ref.memory_id, tx);
+      if (current.superseded_by) throw alreadySuperseded(current);
+      const same = await this.facts.duplicate(tx, scope, body.memory, now);
+      if (same.id) {
+        await tx.memories.markFacts(same.rowid!);
+        const plan = await this.facts.plan(tx, scope, []);
+        return {
+          id: same.id,
+          duplicate: true,
+          superseded: await this.facts.commit(tx, scope, same.id, plan, [old.id]),
+        };
+      }
+      const vector = vectors ? (vectors[0] ?? null) : undefined;
+      const at = { now, retainUntil, conversationRef: old.conversation_ref };
+      return this.storeDraft(tx, scope, { ...draft, claims: claims!, vector, explicit: [old.id] }, at);
+    });
+    this.caches.touched(who.userId, out.duplicate ? 1 : 2);
+    if (!out.duplicate) await this.hooks.graph.linkMemories(who.userId, [{ id: out.id, text: body.memory }]);
     return {
-      success: true,
-      versions: [{ version: row.version, memory: row.memory, created_at: iso(row.updated_at) }, ...previous],
+      ...(await this.get(who, { memory_id: out.id })),
+      ...(out.duplicate ? { deduplicated: true } : {}),
     };
   }
 
@@ -379,40 +454,20 @@ export class MemoryService {
    * list_memories' `total`, cached like search results until the user writes, another process writes, a
    * counted memory expires, or 60 s pass: counting a user's 1k memories cost 54 µs, more than the page.
    */
-  private async total(userId: string, now: number, agentId?: string): Promise<number> {
-    const key = agentId === undefined ? "*" : `=${agentId}`;
+  private async total(userId: string, now: number, agentId: string | undefined, includeSuperseded: boolean) {
+    const key = JSON.stringify([agentId ?? null, includeSuperseded]);
     const cached = this.caches.totals.get(userId, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId));
+    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId, includeSuperseded));
     this.caches.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
   }
 }
 
-function rowCursor([createdAt, rowid]: [number, string]): [number, number] {
-  if (!/^\d{1,16}$/.test(rowid))
-    throw validationError("cursor", "cursor is not a next_cursor returned by this listing");
-  return [createdAt, Number(rowid)];
-}
-
-function toResponse(r: MemoryRow): MemoryResponse {
-  return {
-    success: true,
-    id: r.id,
-    memory: r.memory,
-    metadata: JSON.parse(r.metadata),
-    agent_id: r.agent_id,
-    session_id: r.session_id || null,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-    version: r.version,
-  };
-}
-
-/** Shallow merge; a key set to null is removed. */
-function mergeMetadata(current: Record<string, unknown>, patch?: Record<string, unknown>): Record<string, unknown> {
-  if (!patch) return current;
-  const out = { ...current, ...patch };
-  for (const [k, v] of Object.entries(patch)) if (v === null) delete out[k];
-  return out;
+/** What storing one draft did. */
+interface Stored {
+  id: string;
+  text: string;
+  duplicate: boolean;
+  superseded: string[];
 }

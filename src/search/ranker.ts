@@ -105,17 +105,53 @@ export class Ranker {
     return new Map((await r.search.rows(filter, rowids)).map((row) => [row.rowid, row]));
   }
 
-  /** Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. */
+  /**
+   * Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. Candidates include
+   * superseded memories, each standing for the current memory that replaced it (SPEC §11): "where do I
+   * live" matches "I live in Berlin", whose newer value "I moved to Lisbon" shares no word with it. With
+   * include_superseded both are shown, the current one right after the old one.
+   */
   private async firstStage(r: Repos, req: RankRequest): Promise<Map<number, number>> {
-    const { filter, query, limit } = req;
-    const vec =
+    const { query, limit } = req;
+    const filter = { ...req.filter, includeSuperseded: true };
+    let vec =
       req.vectors && req.vector
         ? (await r.vectors.rank(req.vectors, filter, req.vector, VECTOR_CANDIDATES(limit))).map((h) => h.rowid)
         : null;
+    let kw = req.vectorOnly ? [] : await r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
+    const next = await r.search.successors(req.filter, [...(vec ?? []), ...kw.map((h) => h.rowid)]);
+    if (next.size) {
+      const keep = req.filter.includeSuperseded === true;
+      vec =
+        vec &&
+        standIn(
+          vec.map((rowid) => ({ rowid })),
+          next,
+          keep,
+        ).map((h) => h.rowid);
+      kw = standIn(kw, next, keep);
+    }
     // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
     if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
-    const kw = await r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
     if (!vec) return new Map(kw.map((h) => [h.rowid, h.score]));
     return rrfScores([vec, kw.map((h) => h.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
   }
+}
+
+/**
+ * A ranked list with each superseded memory replaced by its successor (none when 0), which keeps its best
+ * place; with `keep` (include_superseded) the superseded one stays and its successor comes right after it.
+ */
+function standIn<T extends { rowid: number }>(
+  ranked: readonly T[],
+  next: ReadonlyMap<number, number>,
+  keep: boolean,
+): T[] {
+  const seen = new Set<number>([0]);
+  const once = (h: T, rowid: number) => (seen.has(rowid) || !seen.add(rowid) ? [] : [{ ...h, rowid }]);
+  return ranked.flatMap((h) => {
+    const successor = next.get(h.rowid);
+    if (successor === undefined) return once(h, h.rowid);
+    return keep ? [...once(h, h.rowid), ...once(h, successor)] : once(h, successor);
+  });
 }

@@ -4,6 +4,7 @@
 // engine with an asynchronous driver (PostgreSQL through Bun.sql) implements the same interface.
 // Decisions: docs/ARCHITECTURE.md "The store".
 import type { MemoryRepo } from "./repos/memory-repo";
+import type { FactRepo } from "./repos/fact-repo";
 import type { SearchRepo } from "./repos/search-repo";
 import type { VectorRepo } from "./repos/vector-repo";
 import type { ConversationRepo, ImmutableRepo, MutableRepo } from "./repos/layer-repos";
@@ -16,6 +17,7 @@ import type { RateLimitRepo } from "./repos/rate-limit-repo";
 
 export interface Repos {
   memories: MemoryRepo;
+  facts: FactRepo;
   search: SearchRepo;
   vectors: VectorRepo;
   conversations: ConversationRepo;
@@ -74,7 +76,8 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type { MemoryRow, ListedRow, NewMemory, VersionRow } from "./repos/memory-repo";
+export type { MemoryRow, ListedRow, NewMemory, VersionRow, Predecessor } from "./repos/memory-repo";
+export type { FactRow, FactScope, NewFactRow } from "./repos/fact-repo";
 export type { MemoryFilter, RankedRow, HitRow, SearchRepo } from "./repos/search-repo";
 export type { VectorRow, VectorSpace } from "./repos/vector-repo";
 export type {

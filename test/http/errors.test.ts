@@ -232,6 +232,7 @@ describe("OpenAPI", () => {
       "limit",
       "cursor",
       "agent_id",
+      "include_superseded",
     ]);
     expect((await t.get("/swagger")).status).toBe(200);
   });

@@ -16,6 +16,7 @@ export const TOOL_NAMES = [
   "delete_all_memories",
   "get_memory",
   "update_memory",
+  "supersede_memory",
   "delete_memory",
   "graph_search",
   "graph_traverse",

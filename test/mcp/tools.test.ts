@@ -8,6 +8,7 @@ import {
   ListMemoriesInput,
   MemoryRef,
   SearchMemoryInput,
+  SupersedeMemoryInput,
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import { createLogger } from "~/shared/logger";
@@ -24,6 +25,7 @@ const HTTP_SCHEMAS = {
   delete_all_memories: DeleteAllInput,
   get_memory: MemoryRef,
   update_memory: UpdateMemoryInput,
+  supersede_memory: SupersedeMemoryInput,
   delete_memory: MemoryRef,
   graph_search: FindEntitiesQuery,
   graph_traverse: TraverseBody,
@@ -34,7 +36,7 @@ const addOne = async (memory: string, user_id = "alice") =>
   bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
-  test("lists the nine tools by their endpoint names", async () => {
+  test("lists the ten tools by their endpoint names", async () => {
     m = await inMemoryMcp();
     const { tools } = await m.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
@@ -78,6 +80,7 @@ describe("tools/list", () => {
       delete_all_memories: destructive,
       get_memory: read,
       update_memory: additive,
+      supersede_memory: additive,
       delete_memory: destructive,
       graph_search: read,
       graph_traverse: read,

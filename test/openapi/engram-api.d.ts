@@ -205,10 +205,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A memory's versions, newest first */
+        /**
+         * A memory's versions, newest first
+         * @description Its own previous texts, then those of the memories it superseded (each with memory_id).
+         */
         get: operations["getMemoriesByIdVersions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories/{id}/supersede": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a memory with the fact as it is now
+         * @description Stores `memory` as a new memory and marks this one superseded by it, in one transaction: the old one leaves searches and lists (include_superseded shows it) and stays in the new one's versions. A memory already superseded: 409.
+         */
+        post: operations["postMemoriesByIdSupersede"];
         delete?: never;
         options?: never;
         head?: never;
@@ -723,6 +746,10 @@ export interface components {
             /** @constant */
             success: true;
             memory_ids: string[];
+            /** @description Ids in memory_ids that already existed: the same text (ignoring case, spaces and punctuation) was a current memory of this user, agent and session, so nothing new was stored */
+            deduplicated?: string[];
+            /** @description Ids of older memories the new ones superseded (a new value of the same fact) */
+            superseded?: string[];
         };
         /**
          * @example {
@@ -1438,6 +1465,10 @@ export interface components {
                 session_id: string | null;
                 /** Format: date-time */
                 created_at: string;
+                /** @description Ids of the older memories this one superseded (present only when there are some) */
+                supersedes?: string[];
+                /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+                superseded_by?: string;
             }[];
             total: number;
             has_more: boolean;
@@ -1473,6 +1504,10 @@ export interface components {
             session_id: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description Ids of the older memories this one superseded (present only when there are some) */
+            supersedes?: string[];
+            /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+            superseded_by?: string;
             /** Format: date-time */
             updated_at: string;
             version: number;
@@ -1806,6 +1841,10 @@ export interface components {
                 };
                 /** Format: date-time */
                 created_at: string;
+                /** @description Ids of the older memories this one superseded (present only when there are some) */
+                supersedes?: string[];
+                /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+                superseded_by?: string;
             }[];
         };
         /**
@@ -1970,6 +2009,49 @@ export interface components {
                     storageMB: number;
                 };
             };
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
+         *       "memory": "Alice prefers light mode now",
+         *       "metadata": {
+         *         "tags": [
+         *           "ui"
+         *         ]
+         *       },
+         *       "agent_id": "mcp-agent",
+         *       "session_id": null,
+         *       "created_at": "2026-06-01T09:30:00.000Z",
+         *       "updated_at": "2026-06-01T09:30:00.000Z",
+         *       "version": 1,
+         *       "supersedes": [
+         *         "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+         *       ]
+         *     }
+         */
+        SupersedeResponse: {
+            /** @constant */
+            success: true;
+            id: string;
+            memory: string;
+            /** @description Free-form JSON object stored with the memory (≤ 16 KiB). Keys Engram reads: importance (integer 0–100, default 50), source (any string; conversation|a2a|system|tool select a governance source type), tags (array of strings, usable as a search filter), temporary: true with expiresAt (epoch ms) to hide the memory from that instant on */
+            metadata: {
+                [key: string]: unknown;
+            };
+            agent_id: string;
+            session_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Ids of the older memories this one superseded (present only when there are some) */
+            supersedes?: string[];
+            /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+            superseded_by?: string;
+            /** Format: date-time */
+            updated_at: string;
+            version: number;
+            /** @description true when the new text was already a current memory, which now supersedes the old one */
+            deduplicated?: boolean;
         };
         /**
          * @example {
@@ -2151,11 +2233,16 @@ export interface components {
         VersionsResponse: {
             /** @constant */
             success: true;
+            /** @description Newest first: the memory's own versions, then those of the memories it superseded */
             versions: {
                 version: number;
                 memory: string;
                 /** Format: date-time */
                 created_at: string;
+                /** @description On versions of an older memory this one superseded: that memory's id */
+                memory_id?: string;
+                /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+                superseded_by?: string;
             }[];
         };
     };
@@ -2629,6 +2716,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), each with superseded_by. Default false: only current memories */
+                    include_superseded?: boolean;
                 };
             };
         };
@@ -2788,6 +2877,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only memories written by this agent. Leave it out (usual) to cover the memories of all the user's agents */
                 agent_id?: string;
+                /** @description true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), each with superseded_by. Default false: only current memories */
+                include_superseded?: boolean;
             };
             header?: never;
             path?: never;
@@ -3657,6 +3748,217 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMemoriesByIdSupersede: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the memory, as add_memories, search_memory or list_memories gave it
+                 * @example 0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "alice",
+                 *       "memory": "Alice lives in Lisbon"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
+                    user_id: string;
+                    /** @description The fact as it is now, e.g. 'I live in Lisbon'. It is stored as a new memory and the old one is marked superseded by it: hidden from searches and lists, kept in the store and in its versions (≤ 32 KiB) */
+                    memory: string;
+                    /** @description Metadata of the new memory (same keys as add_memories); default: the old memory's metadata */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
+                     *       "memory": "Alice prefers light mode now",
+                     *       "metadata": {
+                     *         "tags": [
+                     *           "ui"
+                     *         ]
+                     *       },
+                     *       "agent_id": "mcp-agent",
+                     *       "session_id": null,
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "updated_at": "2026-06-01T09:30:00.000Z",
+                     *       "version": 1,
+                     *       "supersedes": [
+                     *         "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SupersedeResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it); INVALID_JSON: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the state forbids it (session limit, ended session, archived conversation) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "session limit reached: 5 active sessions",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over ENGRAM_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body exceeds 1048576 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body must be JSON with Content-Type: application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -19,15 +19,27 @@ export interface MemoryRow {
   updated_at: number;
   /** The minimum retention this memory earned when written (SPEC §5.4, sticky); null: none. */
   retain_until: number | null;
+  /** shared/text-key.ts of the text: finds exact duplicates. */
+  text_key: number | null;
+  /** Id of the newer memory that superseded this one (SPEC §11). */
+  superseded_by: string | null;
+  /** 1 when the memory states facts or superseded another (a delete then hands them on). */
+  has_facts: number;
 }
 
 export type ListedRow = Pick<
   MemoryRow,
-  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at"
+  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at" | "superseded_by"
 >;
 
 /** `updated_at` defaults to `created_at` (an imported memory keeps both of its times). */
-export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at"> & { updated_at?: number };
+export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at" | "superseded_by"> & { updated_at?: number };
+
+/** A memory that another one superseded (directly or through others), with its previous versions. */
+export interface Predecessor extends MemoryRow {
+  /** Its previous versions, newest first. */
+  versions: VersionRow[];
+}
 
 export interface VersionRow {
   version: number;
@@ -41,16 +53,40 @@ export interface MemoryRepo {
   insert(m: NewMemory): Promise<number>;
   /** A visible (unexpired) memory of the user (of that agent, when given), or null. */
   get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null>;
-  /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. */
+  /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Superseded ones only when asked. */
   page(q: {
     userId: string;
     agentId?: string;
     now: number;
     limit: number;
     after?: [number, number];
+    includeSuperseded?: boolean;
   }): Promise<ListedRow[]>;
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
-  count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }>;
+  count(
+    userId: string,
+    now: number,
+    agentId?: string,
+    includeSuperseded?: boolean,
+  ): Promise<{ n: number; nextExpiry: number | null }>;
+  /** Current (visible, not superseded) memories of one user, agent and session with this text key. */
+  sameText(q: {
+    userId: string;
+    agentId: string;
+    sessionId: string;
+    key: number;
+    now: number;
+  }): Promise<{ rowid: number; id: string; memory: string }[]>;
+  /** Marks these memories of the user superseded by `by`, unless they already are; answers the ids marked. */
+  supersede(userId: string, ids: readonly string[], by: string): Promise<string[]>;
+  /** Marks a memory as stating facts or superseding others. */
+  markFacts(rowid: number): Promise<void>;
+  /** Sets a memory's text key (after its text changed). */
+  setTextKey(rowid: number, key: number): Promise<void>;
+  /** For each of these memories, the ids of the memories it superseded (only those that superseded some). */
+  supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>>;
+  /** The memories `id` superseded, directly or through others, with their versions; newest first. */
+  predecessors(userId: string, id: string): Promise<Predecessor[]>;
   /** Keeps the current text as a previous version, then writes the new one. */
   /** `next.retain_until` is what this write earns; the memory keeps the later of it and what it had. */
   update(

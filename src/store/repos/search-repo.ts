@@ -9,6 +9,8 @@ export interface MemoryFilter {
   sessionId: string;
   now: number;
   metadata?: Record<string, unknown>;
+  /** Also memories a newer one superseded (SPEC §11); default: current memories only. */
+  includeSuperseded?: boolean;
 }
 
 export interface RankedRow {
@@ -26,9 +28,15 @@ export interface HitRow {
   metadata: string;
   created_at: number;
   expires_at: number | null;
+  superseded_by: string | null;
 }
 
 export interface SearchRepo {
+  /**
+   * For the superseded memories among these candidates, the current memory that replaced each (through a
+   * chain of supersedes): rowid → its successor's rowid, or 0 when that one is not visible in the filter.
+   */
+  successors(filter: MemoryFilter, rowids: readonly number[]): Promise<Map<number, number>>;
   /**
    * The best `n` visible memories by keyword relevance (BM25), best first. A bad metadata filter is a
    * VALIDATION_ERROR even when nothing matches.

@@ -8,6 +8,7 @@ export type SqlParam = string | number | bigint | null | Uint8Array;
 export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] } {
   const clauses = ["m.user_id = ?", "m.session_id = ?", "(m.expires_at IS NULL OR m.expires_at > ?)"];
   const params: SqlParam[] = [f.userId, f.sessionId, f.now];
+  if (!f.includeSuperseded) clauses.push("m.superseded_by IS NULL");
   if (f.agentId !== undefined) {
     clauses.push("m.agent_id = ?");
     params.push(f.agentId);

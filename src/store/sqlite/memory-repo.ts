@@ -2,13 +2,15 @@
 // fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
 import type { Db } from "./connection";
 import { indexMemory } from "./fts-repo";
-import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
+import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, Predecessor, VersionRow } from "../repos/memory-repo";
+import { normaliseText, textKey } from "~/shared/text-key";
 
 const VISIBLE = "(expires_at IS NULL OR expires_at > ?)";
 /** A row's earned retention is over at ? (the sticky floor of SPEC §5.4). */
 export const RETENTION_OVER = "(retain_until IS NULL OR retain_until <= ?)";
 /** A row's retain_until raised to ? (an update earns anew; nothing lowers it). */
 export const RAISED = "nullif(max(coalesce(retain_until, 0), coalesce(?, 0)), 0)";
+const CURRENT = " AND superseded_by IS NULL";
 
 export class SqliteMemoryRepo implements MemoryRepo {
   constructor(private readonly db: Db) {}
@@ -17,8 +19,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const r = this.db
       .query<{ rowid: number }, any[]>(
         `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
-           conversation_ref, immutable_ref, version, created_at, updated_at, retain_until)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING rowid`,
+           conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING rowid`,
       )
       .get(
         m.id,
@@ -35,6 +37,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
         m.created_at,
         m.updated_at ?? m.created_at,
         m.retain_until,
+        m.text_key,
+        m.has_facts,
       );
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
@@ -62,23 +66,29 @@ export class SqliteMemoryRepo implements MemoryRepo {
     now: number;
     limit: number;
     after?: [number, number];
+    includeSuperseded?: boolean;
   }): Promise<ListedRow[]> {
-    const agent = q.agentId !== undefined ? " AND agent_id = ?" : "";
+    const agent = (q.agentId !== undefined ? " AND agent_id = ?" : "") + (q.includeSuperseded ? "" : CURRENT);
     const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
     const params: any[] = [q.userId, q.now];
     if (q.agentId !== undefined) params.push(q.agentId);
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
       .query<ListedRow, any[]>(
-        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at FROM memories
+        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by FROM memories
          WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...params, q.limit);
   }
 
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
-  async count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }> {
-    const agent = agentId !== undefined ? " AND agent_id = ?" : "";
+  async count(
+    userId: string,
+    now: number,
+    agentId?: string,
+    includeSuperseded = false,
+  ): Promise<{ n: number; nextExpiry: number | null }> {
+    const agent = (agentId !== undefined ? " AND agent_id = ?" : "") + (includeSuperseded ? "" : CURRENT);
     const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
     return this.db
       .query<{ n: number; nextExpiry: number | null }, any[]>(
@@ -183,6 +193,62 @@ export class SqliteMemoryRepo implements MemoryRepo {
       .map((r) => r.memory);
   }
 
+  async sameText(q: { userId: string; agentId: string; sessionId: string; key: number; now: number }) {
+    return this.db
+      .query<{ rowid: number; id: string; memory: string }, any[]>(
+        `SELECT rowid, id, memory FROM memories WHERE user_id = ? AND text_key = ? AND agent_id = ? AND session_id = ?
+           AND superseded_by IS NULL AND ${VISIBLE}`,
+      )
+      .all(q.userId, q.key, q.agentId, q.sessionId, q.now);
+  }
+
+  async supersede(userId: string, ids: readonly string[], by: string): Promise<string[]> {
+    if (!ids.length) return [];
+    return this.db
+      .query<{ id: string }, [string, string, string]>(
+        `UPDATE memories SET superseded_by = ? WHERE user_id = ? AND superseded_by IS NULL
+           AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
+      )
+      .all(by, userId, JSON.stringify(ids))
+      .map((r) => r.id);
+  }
+
+  async markFacts(rowid: number): Promise<void> {
+    this.db.query("UPDATE memories SET has_facts = 1 WHERE rowid = ? AND has_facts = 0").run(rowid);
+  }
+
+  async setTextKey(rowid: number, key: number): Promise<void> {
+    this.db.query("UPDATE memories SET text_key = ? WHERE rowid = ?").run(key, rowid);
+  }
+
+  async supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (!ids.length) return out;
+    const rows = this.db
+      .query<{ by: string; id: string }, [string, string]>(
+        `SELECT m.superseded_by AS by, m.id FROM json_each(?) j CROSS JOIN memories m ON m.superseded_by = j.value
+         WHERE m.user_id = ? ORDER BY m.created_at DESC, m.rowid DESC`,
+      )
+      .all(JSON.stringify(ids), userId);
+    for (const r of rows) out.set(r.by, [...(out.get(r.by) ?? []), r.id]);
+    return out;
+  }
+
+  /** A chain is short (one link per change of a fact); the depth bound only guards against a cycle. */
+  async predecessors(userId: string, id: string): Promise<Predecessor[]> {
+    const rows = this.db
+      .query<MemoryRow, [string, string, string]>(
+        `WITH RECURSIVE chain(id, depth) AS (
+           SELECT id, 1 FROM memories WHERE superseded_by = ? AND user_id = ?
+           UNION SELECT m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
+         )
+         SELECT m.rowid, m.* FROM chain c JOIN memories m ON m.id = c.id WHERE m.user_id = ?
+         ORDER BY m.created_at DESC, m.rowid DESC`,
+      )
+      .all(id, userId, userId);
+    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(userId, r.id) })));
+  }
+
   async total(): Promise<number> {
     return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
   }
@@ -199,4 +265,11 @@ export class SqliteMemoryRepo implements MemoryRepo {
       )
       .get()!.n;
   }
+}
+
+/** Migration 15's code step: the text key of every memory stored before it, in one pass. */
+export function fillTextKeys(db: Db): void {
+  const set = db.query("UPDATE memories SET text_key = ? WHERE rowid = ?");
+  for (const r of db.query<{ rowid: number; memory: string }, []>("SELECT rowid, memory FROM memories").iterate())
+    set.run(textKey(normaliseText(r.memory)), r.rowid);
 }

@@ -79,10 +79,25 @@ export class SqliteSearchRepo implements SearchRepo {
     const { where, params } = filterSql(filter);
     return this.db
       .query<HitRow, any[]>(
-        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at ` +
+        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at, m.superseded_by AS superseded_by ` +
           `FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
       )
       .all(JSON.stringify(rowids), ...params);
+  }
+
+  /**
+   * Users without a superseded memory (most, and every user of a store without facts) cost one probe of a
+   * partial index; the chain is walked only from candidates that were superseded.
+   */
+  async successors(filter: MemoryFilter, rowids: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (!rowids.length || !this.db.query(HAS_SUPERSEDED).get(filter.userId)) return out;
+    const { where, params } = filterSql({ ...filter, includeSuperseded: false });
+    const rows = this.db
+      .query<{ start: number; rowid: number }, any[]>(SUCCESSORS_SQL(where))
+      .all(JSON.stringify(rowids), filter.userId, ...params);
+    for (const r of rows) out.set(r.start, r.rowid);
+    return out;
   }
 
   async replies(filter: MemoryFilter, anchors: readonly number[], windowMs: number) {
@@ -93,3 +108,17 @@ export class SqliteSearchRepo implements SearchRepo {
       .all(windowMs, JSON.stringify(anchors), filter.userId, ...params);
   }
 }
+
+const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE user_id = ? AND superseded_by IS NOT NULL LIMIT 1";
+
+/** From each superseded candidate along superseded_by to the memory that is current (depth-bounded against a cycle); 0 when that one is not visible. */
+const SUCCESSORS_SQL = (where: string) =>
+  `WITH RECURSIVE chain(start, id, next, depth) AS (
+     SELECT m.rowid, m.id, m.superseded_by, 0 FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value
+       WHERE m.user_id = ? AND m.superseded_by IS NOT NULL
+     UNION ALL
+     SELECT c.start, s.id, s.superseded_by, c.depth + 1 FROM chain c JOIN memories s ON s.id = c.next WHERE c.depth < 100
+   )
+   SELECT s.start AS start, coalesce((SELECT m.rowid FROM chain c JOIN memories m ON m.id = c.id
+     WHERE c.start = s.start AND c.next IS NULL AND ${where}), 0) AS rowid
+   FROM (SELECT DISTINCT start FROM chain) s`;

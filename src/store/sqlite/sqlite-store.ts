@@ -19,6 +19,7 @@ import { openStoreFile } from "./store-file";
 import { GroupCommit } from "./group-commit";
 import { Turns } from "./turns";
 import { SqliteMemoryRepo } from "./memory-repo";
+import { SqliteFactRepo } from "./fact-repo";
 import { SqliteSearchRepo } from "./search-repo";
 import { SqliteVectorRepo } from "./vector-repo";
 import { VectorErasure } from "./vector-erasure";
@@ -71,6 +72,7 @@ export class SqliteStore implements Store {
     this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     this.repos = {
       memories: new SqliteMemoryRepo(db),
+      facts: new SqliteFactRepo(db),
       search: new SqliteSearchRepo(db),
       vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger),
       conversations: new SqliteConversationRepo(db),

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { openDb } from "~/store/sqlite/connection";
 import { migrate } from "~/store/sqlite/migrate";
 import { MIGRATIONS } from "~/store/sqlite/migrations";
+import { normaliseText, textKey } from "~/shared/text-key";
 import { toFtsQueries } from "~/store/sqlite/fts-query";
 import { ownerPrefix } from "~/store/sqlite/fts-tokens";
 
@@ -42,6 +43,29 @@ describe("migrations", () => {
     };
     expect(match("alice", "bees")).toEqual([1]);
     expect(match("bob", "bees")).toEqual([2]);
+  });
+});
+
+describe("migration 15 (memory facts)", () => {
+  test("gives the memories stored before it their text keys, so their duplicates are found", async () => {
+    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+    db.run(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    for (const m of MIGRATIONS.filter((m) => m.version < 10)) {
+      db.run(m.sql);
+      m.run?.(db);
+      db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
+    }
+    db.query(
+      "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'I live in Berlin.', 0, 0)",
+    ).run();
+    expect(migrate(db)).toBe(MIGRATIONS.filter((m) => m.version >= 10).length);
+    expect(db.query("SELECT text_key, superseded_by, has_facts FROM memories").get()).toEqual({
+      text_key: textKey(normaliseText("i live in berlin")),
+      superseded_by: null,
+      has_facts: 0,
+    });
   });
 });
 

@@ -15,6 +15,8 @@ import m0013 from "./0013_memory_rowids.sql" with { type: "text" };
 import m0014 from "./0014_rate_windows.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
+import m0015 from "./0015_memory_facts.sql" with { type: "text" };
+import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
 export interface Migration {
@@ -48,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
     foreignKeysOff: true,
   },
   { version: 14, name: "rate windows", sql: m0014 },
+  { version: 15, name: "memory facts", sql: m0015, run: fillTextKeys },
 ];

@@ -1,0 +1,40 @@
+// What reads show of SPEC §11's history: supersedes / superseded_by on shown memories, and a memory's
+// versions followed by those of the memories it superseded.
+import type { MemoryRow, Store, VersionRow } from "~/store/store";
+import { iso } from "~/shared/clock";
+import type { VersionsResponse } from "./memory.schema";
+
+type Shown = { id: string; superseded_by: string | null };
+
+/** A function adding supersedes / superseded_by to each of `rows`, each only when there is something to say. */
+export async function historyOf(store: Store, userId: string, rows: readonly Shown[]) {
+  const supersedes = await store.read((r) =>
+    r.memories.supersedes(
+      userId,
+      rows.map((m) => m.id),
+    ),
+  );
+  return (m: Shown) => ({
+    ...(supersedes.has(m.id) ? { supersedes: supersedes.get(m.id)! } : {}),
+    ...(m.superseded_by ? { superseded_by: m.superseded_by } : {}),
+  });
+}
+
+/** The memory's own versions, newest first, then each older memory it superseded with its versions. */
+export async function versionsOf(store: Store, row: MemoryRow): Promise<VersionsResponse> {
+  const [own, older] = await store.read(
+    async (r) =>
+      [await r.memories.versions(row.user_id, row.id), await r.memories.predecessors(row.user_id, row.id)] as const,
+  );
+  const entries = (m: MemoryRow, previous: VersionRow[], whose: object) => [
+    { version: m.version, memory: m.memory, created_at: iso(m.updated_at), ...whose },
+    ...previous.map((v) => ({ version: v.version, memory: v.memory, created_at: iso(v.created_at), ...whose })),
+  ];
+  return {
+    success: true,
+    versions: [
+      ...entries(row, own, {}),
+      ...older.flatMap((m) => entries(m, m.versions, { memory_id: m.id, superseded_by: m.superseded_by! })),
+    ],
+  };
+}
