@@ -167,7 +167,7 @@ export class Enforcer {
           await tx.memories.deleteVersions(plan.deleteVersions);
           await this.purger.purgeMemories(
             tx,
-            plan.purgeMemories.map((p) => byId.get(p.id)!),
+            plan.purgeMemories.map((p) => byId.get(p.id) ?? { id: p.id, rowid: p.rowid!, userId: p.userId! }),
           );
         });
       orphans += plan.purgeMemories.filter((p) => p.reason === "purging.deleteOrphaned").length;

@@ -270,6 +270,9 @@ export interface VectorVersionAction extends Planned {
 }
 export interface VectorMemoryAction extends Planned {
   id: string;
+  /** A superseded memory removed as an old version of its successor's fact: not among the planned items. */
+  rowid?: number;
+  userId?: string;
 }
 export interface VectorPlan {
   deleteVersions: VectorVersionAction[];
@@ -305,20 +308,30 @@ export function planVectorBatch(ctx: PlanContext, items: readonly VectorSummary[
       }
       plan.held += 1;
     }
-    if (!trim) continue;
-    for (const v of excessVersions(m.versions, vectorVersionsToKeep(policy, m.importance, m.sourceType))) {
-      if (isHeldByMinimumRetention(policy, v.createdAt, now, v.retainUntil)) {
-        plan.held += 1;
-        continue;
-      }
-      plan.deleteVersions.push({
-        memoryId: m.id,
-        version: v.version,
-        bytes: v.bytes,
-        reason: "retention.versions",
-        dueAt: v.dueAt,
-      });
-    }
+    if (trim) trimVersions(plan, policy, now, m);
   }
   return plan;
+}
+
+/**
+ * Versions beyond the policy's count. An older memory the item superseded counts as versions of the same
+ * fact: when its current text falls out of the window the whole memory goes (its older versions with it).
+ */
+function trimVersions(plan: VectorPlan, policy: PolicyRules, now: number, m: VectorSummary): void {
+  const excess = excessVersions(m.versions, vectorVersionsToKeep(policy, m.importance, m.sourceType));
+  const whole = new Set<string>();
+  for (const v of excess) {
+    if (v.of && whole.has(v.of.memoryId)) continue;
+    if (isHeldByMinimumRetention(policy, v.createdAt, now, v.retainUntil)) {
+      plan.held += 1;
+      continue;
+    }
+    const removal = { reason: "retention.versions" as const, dueAt: v.dueAt };
+    if (v.of?.whole) {
+      whole.add(v.of.memoryId);
+      const bytes = sumBytes(excess.filter((x) => x.of?.memoryId === v.of!.memoryId));
+      plan.purgeMemories.push({ id: v.of.memoryId, rowid: v.of.rowid, userId: v.of.userId, bytes, ...removal });
+    } else
+      plan.deleteVersions.push({ memoryId: v.of?.memoryId ?? m.id, version: v.version, bytes: v.bytes, ...removal });
+  }
 }

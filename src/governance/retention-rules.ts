@@ -63,6 +63,13 @@ export interface VersionSummary {
   bytes: number;
   /** The minimum retention it earned when written (sticky); absent or null: none. */
   retainUntil?: number | null;
+  /** Newest first across several memories when set (higher is newer); else `version` orders. */
+  order?: number;
+  /**
+   * A version of an older memory that the item superseded (SPEC §11: versions of one fact); `whole` is
+   * that memory's current text, whose removal removes the memory.
+   */
+  of?: { memoryId: string; rowid: number; userId: string; whole: boolean };
 }
 export interface ExcessVersion extends VersionSummary {
   /** When it fell out of the kept window: creation of the version `keep` places newer. */
@@ -73,7 +80,7 @@ export interface ExcessVersion extends VersionSummary {
 export function excessVersions(versions: readonly VersionSummary[], keep: number): ExcessVersion[] {
   if (keep < 0) return [];
   const window = Math.max(1, keep);
-  const newestFirst = [...versions].sort((a, b) => b.version - a.version);
+  const newestFirst = [...versions].sort((a, b) => (b.order ?? b.version) - (a.order ?? a.version));
   return newestFirst.slice(window).map((v, i) => ({
     ...v,
     dueAt: newestFirst[i]?.createdAt ?? v.createdAt,

@@ -8,6 +8,18 @@ export interface VersionInfo {
   bytes: number;
   /** The minimum retention it earned when written (SPEC §5.4); null: none. */
   retainUntil: number | null;
+  /** Newest first across a fact's memories (set when the memory superseded others): higher is newer. */
+  order?: number;
+  /** A version of an older memory the item superseded (SPEC §11); `whole`: that memory's current text. */
+  of?: SupersededRef;
+}
+
+/** A superseded memory, as retention deletes it. */
+export interface SupersededRef {
+  memoryId: string;
+  rowid: number;
+  userId: string;
+  whole: boolean;
 }
 
 export interface ConversationInfo {
@@ -67,7 +79,10 @@ export interface MutableInfo {
 
 export interface RetentionRepo {
   conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]>;
-  /** A space's memories in rowid order, with their previous versions and whether their references exist. */
+  /**
+   * A space's current memories in rowid order, with their previous versions (and those of the memories they
+   * superseded, which count as older versions of the same fact) and whether their references exist.
+   */
   memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]>;
   /** Temporary memories of the space past their expiry, in rowid order. */
   expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]>;

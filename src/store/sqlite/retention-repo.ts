@@ -50,19 +50,65 @@ export class SqliteRetentionRepo implements RetentionRepo {
            m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
            m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
              WHERE r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
-         FROM memories m WHERE m.agent_id = ? AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+         FROM memories m WHERE m.agent_id = ? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT ?`,
       )
       .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
     const old = this.versionsOf(
       "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes, retain_until AS retainUntil FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
       rows.map((r) => r.id),
     );
+    const older = this.supersededVersions(rows.map((r) => r.id));
     return rows.map(({ version, updatedAt, bytes, retainUntil, ...r }) => ({
       ...r,
       conversationRefExists: !!r.conversationRefExists,
       immutableRefExists: !!r.immutableRefExists,
-      versions: [{ version, createdAt: updatedAt, bytes, retainUntil }, ...(old.get(r.id) ?? [])],
+      versions: withOlder(
+        [{ version, createdAt: updatedAt, bytes, retainUntil }, ...(old.get(r.id) ?? [])],
+        older.get(r.id),
+      ),
     }));
+  }
+
+  /** For each memory, the versions of the memories it superseded (directly or through others), newest first. */
+  private supersededVersions(ids: string[]): Map<string, VersionInfo[]> {
+    const chain = this.db
+      .query<
+        {
+          root: string;
+          rowid: number;
+          id: string;
+          userId: string;
+          version: number;
+          updatedAt: number;
+          bytes: number;
+          retainUntil: number | null;
+        },
+        [string, number]
+      >(
+        `WITH RECURSIVE chain(root, id, depth) AS (
+           SELECT j.value, m.id, 1 FROM json_each(?) j JOIN memories m ON m.superseded_by = j.value
+           UNION ALL SELECT c.root, m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
+         )
+         SELECT c.root, m.rowid, m.id, m.user_id AS userId, m.version, m.updated_at AS updatedAt, m.retain_until AS retainUntil,
+           length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes
+         FROM chain c JOIN memories m ON m.id = c.id ORDER BY c.root, c.depth, m.created_at DESC, m.rowid DESC`,
+      )
+      .all(each(ids), ROW_OVERHEAD);
+    const out = new Map<string, VersionInfo[]>();
+    if (!chain.length) return out;
+    const previous = this.versionsOf(
+      "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes, retain_until AS retainUntil FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
+      chain.map((m) => m.id),
+    );
+    for (const m of chain) {
+      const ref = { memoryId: m.id, rowid: m.rowid, userId: m.userId };
+      const list = out.get(m.root) ?? [];
+      const current = { version: m.version, createdAt: m.updatedAt, bytes: m.bytes, retainUntil: m.retainUntil };
+      list.push({ ...current, of: { ...ref, whole: true } });
+      for (const v of newestFirst(previous.get(m.id) ?? [])) list.push({ ...v, of: { ...ref, whole: false } });
+      out.set(m.root, list);
+    }
+    return out;
   }
 
   async expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
@@ -177,4 +223,13 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .all()
       .map((r) => r.o);
   }
+}
+
+const newestFirst = (versions: VersionInfo[]) => [...versions].sort((a, b) => b.version - a.version);
+
+/** A memory's own versions, then the older memories', numbered newest first in `order`. */
+function withOlder(own: VersionInfo[], older: VersionInfo[] | undefined): VersionInfo[] {
+  if (!older) return own;
+  const all = [...newestFirst(own), ...older];
+  return all.map((v, i) => ({ ...v, order: all.length - i }));
 }
