@@ -80,8 +80,8 @@ const NEG_WORDS = "no\\s+longer|not|never|don['’]t|do\\s+not|doesn['’]t|does
 export const AUX = `(?:\\s*['’](?:m|re|ve)|\\s+(?:am|are|is|have|has))?${ADV}(?:\\s+(?<neg>${NEG_WORDS})|\\s+(?<past>used\\s+to(?:\\s+be)?))?${ADV}`;
 /** A copula after a subject ("I'm", "she is", "I used to be"), with optional negation. */
 export const BE = `(?:\\s*['’](?:m|re|s)|\\s+(?:am|are|is|became|have\\s+become)|['’]ve\\s+become|\\s+(?<past>used\\s+to\\s+be))${ADV}(?:\\s+(?<neg>not|no\\s+longer|never))?${ADV}`;
-export const SUBJ = `(?<subj>\\b[Ii]\\b|\\b[Ww]e\\b|\\b[Mm]y\\s+(?:${REL})(?:\\s+${NAME})?|\\b[Oo]ur\\s+(?:${REL})(?:\\s+${NAME})?|${NAME}|(?<=\\band))`;
-export const POSS = `(?<poss>\\b[Mm]y(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|\\b[Oo]ur(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|${NAME}['’]s)`;
+export const SUBJ = `(?<subj>\\b[Ii]\\b|\\b[Ww]e\\b|\\b(?:[Tt]he\\s+)?[Uu]ser\\b|\\b[Mm]y\\s+(?:${REL})(?:\\s+${NAME})?|\\b[Oo]ur\\s+(?:${REL})(?:\\s+${NAME})?|${NAME}|(?<=\\band))`;
+export const POSS = `(?<poss>\\b(?:[Tt]he\\s+)?[Uu]ser['’]s|\\b[Mm]y(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|\\b[Oo]ur(?:\\s+(?:${REL})(?:\\s+${NAME})?['’]s)?|${NAME}['’]s)`;
 export const VAL = `(?<val>${NAME})`;
 
 /** Source with {SUBJ} {AUX} {BE} {POSS} {NAME} {VAL} {ADV} filled in; global and unicode. */

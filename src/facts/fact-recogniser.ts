@@ -112,6 +112,8 @@ function context(clause: string, previous: () => string | null): Ctx {
       const s = raw.trim();
       if (!s) return previous();
       // "Now I", "Yesterday we": a capitalised word before the pronoun is part of no name.
+      // Memories an assistant writes name the user in the third person: "User lives in Berlin".
+      if (/^(?:the\s+)?user$/i.test(s)) return SELF_SUBJECT;
       const words = s.split(/\s+/);
       if (/^(?:i|we)(?:['’](?:m|ve|d|re))?$/i.test(words.at(-1)!) && words.slice(0, -1).every((w) => NOT_NAMES.has(w)))
         return SELF_SUBJECT;
@@ -123,7 +125,7 @@ function context(clause: string, previous: () => string | null): Ctx {
     owner(raw) {
       if (raw === undefined) return null;
       const s = raw.trim();
-      if (/^(?:my|our)$/i.test(s)) return SELF_SUBJECT;
+      if (/^(?:my|our|(?:the\s+)?user['’]s)$/i.test(s)) return SELF_SUBJECT;
       const rel = REL_POSS_RE.exec(s);
       if (rel) return relSubject(rel[1]!, rel[2] ? (properName(rel[2]) ?? undefined) : undefined);
       const name = properName(s.replace(/['’]s$/, ""));

@@ -83,6 +83,8 @@ const CASES: [string, string[][]][] = [
   ["Just moved into a house in Sheffield!", [["user", "home", "Sheffield", "set"]]],
   ["Max is my mother's cat, I took him in.", []],
   ["It feels like I'm an assistant manager now.", [["user", "job_title", "assistant manager", "set"]]],
+  ["User lives in Berlin.", [["user", "home", "Berlin", "set"]]],
+  ["The user's new manager is Rui.", [["user", "manager", "Rui", "set"]]],
   ["The quarterly sales report is due Friday.", []],
   ["what a lovely day in the park with friends", []],
 ];
