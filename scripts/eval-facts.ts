@@ -1,9 +1,13 @@
 // Supersede decisions on the known-answer set (test/facts/fixtures/fact-updates.ts):
-//   bun run eval:facts [--split=dev|test|holdout|all] [--failures]
-// Prints precision and recall of "memory i is superseded by memory j" decisions per attribute and split.
+//   bun run eval:facts [--split=dev|test|holdout|final|all] [--failures] [--rules-only]
+// Prints precision and recall of "memory i is superseded by memory j" decisions per attribute and split,
+// taken by the memory service on a real (in-memory) store; --rules-only runs the pure decision instead.
 import { FACT_CASES, type FactCase } from "../test/facts/fixtures/fact-updates";
 import { recogniseClaims } from "~/facts/fact-recogniser";
 import { decide, supersededMemories, type StoredFact } from "~/facts/supersede";
+import { loadConfig } from "~/config/load-config";
+import { buildServices } from "~/main";
+import { silentLogger } from "~/shared/logger";
 
 export type Decision = [older: number, newer: number];
 /** Adds a case's memories in order; answers the supersede decisions taken. */
@@ -40,6 +44,25 @@ export const rulesRunner: Runner = async (memories) => {
     for (const f of d.facts) facts.push({ ...f, id: facts.length, memoryId: String(i), ended: false });
   });
   return decisions;
+};
+
+/**
+ * The product: each case's memories added through the real memory service (a fresh in-memory store,
+ * keyword search), its decisions read back from superseded_by.
+ */
+export const serviceRunner: Runner = async (memories) => {
+  const config = loadConfig({ options: { storeUrl: "sqlite::memory:", searchWorkers: 0 }, env: {} });
+  const engine = await buildServices(config, { logger: silentLogger(), embedder: null });
+  try {
+    const ids: string[] = [];
+    for (const memory of memories) ids.push((await engine.memory.add({ user_id: "u", memory })).memory_ids[0]!);
+    const listed = await engine.memory.list({ user_id: "u", include_superseded: true, limit: 1000 });
+    return listed.results.flatMap((m) =>
+      m.superseded_by ? [[ids.indexOf(m.id), ids.indexOf(m.superseded_by)] as Decision] : [],
+    );
+  } finally {
+    await engine.close();
+  }
 };
 
 const key = ([a, b]: Decision) => `${a}>${b}`;
@@ -88,8 +111,8 @@ export function table(r: EvalResult, splits: string[]): string {
 if (import.meta.main) {
   const split = process.argv.find((a) => a.startsWith("--split="))?.split("=")[1] ?? "all";
   const cases = split === "all" ? FACT_CASES : FACT_CASES.filter((c) => c.split === split);
-  const r = await evaluate(rulesRunner, cases);
-  console.log(table(r, split === "all" ? ["dev", "test", "holdout", "all"] : [split]));
+  const r = await evaluate(process.argv.includes("--rules-only") ? rulesRunner : serviceRunner, cases);
+  console.log(table(r, split === "all" ? ["dev", "test", "holdout", "final", "all"] : [split]));
   if (process.argv.includes("--failures"))
     for (const f of r.failures) {
       const c = FACT_CASES.find((x) => x.id === f.id)!;
