@@ -1,8 +1,11 @@
-// The repository contract on the SQLite store.
-import { repoContract } from "./repos.contract";
+// The repository contracts on the SQLite store.
+import { repoContract, type RepoEngine } from "./repos.contract";
+import { factsContract } from "./facts.contract";
 import { openTestStore } from "../support/store";
 
-repoContract("SQLite", async () => {
+const open = async (): Promise<RepoEngine> => {
   const store = await openTestStore();
   return { tx: (fn) => store.write(fn), close: () => store.close() };
-});
+};
+repoContract("SQLite", open);
+factsContract("SQLite", open);

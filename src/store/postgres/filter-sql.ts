@@ -13,6 +13,7 @@ export function filterSql(f: MemoryFilter, params: unknown[]): string {
     `m.session_id = ${p(f.sessionId)}`,
     `(m.expires_at IS NULL OR m.expires_at > ${p(f.now)})`,
   ];
+  if (!f.includeSuperseded) clauses.push("m.superseded_by IS NULL");
   if (f.agentId !== undefined) clauses.push(`m.agent_id = ${p(f.agentId)}`);
   for (const c of metadataClauses(f.metadata)) {
     const at = `(m.metadata::jsonb -> ${p(c.key)}::text)`;

@@ -2,12 +2,14 @@
 // keyword search in step by itself); every statement a client asks for is scoped by user_id. Inside
 // a write transaction a row read for an update is locked (FOR UPDATE): nodes may update it at once.
 import type { Pg } from "./connection";
-import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, VersionRow } from "../repos/memory-repo";
+import { lockUserFacts } from "./fact-repo";
+import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, Predecessor, VersionRow } from "../repos/memory-repo";
 
 export const MEMORY_COLUMNS =
   "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, " +
-  "conversation_ref, immutable_ref, version, created_at, updated_at, retain_until";
+  "conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, superseded_by, has_facts";
 const VISIBLE = (p: string) => `(expires_at IS NULL OR expires_at > ${p})`;
+const CURRENT = " AND superseded_by IS NULL";
 /** A row's earned retention is over at the parameter (the sticky floor of SPEC §5.4). */
 export const RETENTION_OVER = (p: string) => `(retain_until IS NULL OR retain_until <= ${p})`;
 /** The column raised to the parameter (an update earns anew; nothing lowers it). */
@@ -22,8 +24,8 @@ export class PgMemoryRepo implements MemoryRepo {
   async insert(m: NewMemory): Promise<number> {
     const r = await this.pg.one<{ rowid: number }>(
       `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
-         conversation_ref, immutable_ref, version, created_at, updated_at, retain_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14) RETURNING rowid`,
+         conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14, $15, $16) RETURNING rowid`,
       [
         m.id,
         m.user_id,
@@ -39,6 +41,8 @@ export class PgMemoryRepo implements MemoryRepo {
         m.created_at,
         m.updated_at ?? m.created_at,
         m.retain_until,
+        m.text_key ?? null,
+        m.has_facts ?? 0,
       ],
     );
     return r!.rowid;
@@ -59,24 +63,33 @@ export class PgMemoryRepo implements MemoryRepo {
     now: number;
     limit: number;
     after?: [number, number];
+    includeSuperseded?: boolean;
   }): Promise<ListedRow[]> {
     const params: unknown[] = [q.userId, q.now, q.limit];
-    const agent = q.agentId !== undefined ? ` AND agent_id = $${params.push(q.agentId)}` : "";
+    const agent =
+      (q.agentId !== undefined ? ` AND agent_id = $${params.push(q.agentId)}` : "") +
+      (q.includeSuperseded ? "" : CURRENT);
     let after = "";
     if (q.after) {
       const [t, r] = [params.push(q.after[0]), params.push(q.after[1])];
       after = ` AND (created_at, rowid) < ($${t}, $${r})`;
     }
     return this.pg.all<ListedRow>(
-      `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at FROM memories
+      `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by FROM memories
        WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT $3`,
       params,
     );
   }
 
-  async count(userId: string, now: number, agentId?: string): Promise<{ n: number; nextExpiry: number | null }> {
+  async count(
+    userId: string,
+    now: number,
+    agentId?: string,
+    includeSuperseded = false,
+  ): Promise<{ n: number; nextExpiry: number | null }> {
     const params: unknown[] = [userId, now];
-    const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
+    const agent =
+      (agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "") + (includeSuperseded ? "" : CURRENT);
     return (await this.pg.one<{ n: number; nextExpiry: number | null }>(
       `SELECT count(*) AS n, min(expires_at) AS "nextExpiry" FROM memories WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}`,
       params,
@@ -177,6 +190,61 @@ export class PgMemoryRepo implements MemoryRepo {
       [userId, n],
     );
     return rows.map((r) => r.memory);
+  }
+
+  /** Takes the user's fact lock first: two concurrent identical adds of one user find each other. */
+  async sameText(q: { userId: string; agentId: string; sessionId: string; key: number; now: number }) {
+    await lockUserFacts(this.pg, q.userId);
+    return this.pg.all<{ rowid: number; id: string; memory: string }>(
+      `SELECT rowid, id, memory FROM memories WHERE user_id = $1 AND text_key = $2 AND agent_id = $3 AND session_id = $4
+         AND superseded_by IS NULL AND ${VISIBLE("$5")}`,
+      [q.userId, q.key, q.agentId, q.sessionId, q.now],
+    );
+  }
+
+  async supersede(userId: string, ids: readonly string[], by: string): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.pg.all<{ id: string }>(
+      `UPDATE memories SET superseded_by = $1 WHERE user_id = $2 AND superseded_by IS NULL AND id = ANY($3::text[])
+       RETURNING id`,
+      [by, userId, ids],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async markFacts(rowid: number): Promise<void> {
+    await this.pg.run("UPDATE memories SET has_facts = 1 WHERE rowid = $1 AND has_facts = 0", [rowid]);
+  }
+
+  async setTextKey(rowid: number, key: number): Promise<void> {
+    await this.pg.run("UPDATE memories SET text_key = $1 WHERE rowid = $2", [key, rowid]);
+  }
+
+  async supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (!ids.length) return out;
+    const rows = await this.pg.all<{ by: string; id: string }>(
+      `SELECT superseded_by AS by, id FROM memories WHERE superseded_by = ANY($1::text[]) AND user_id = $2
+       ORDER BY created_at DESC, rowid DESC`,
+      [ids, userId],
+    );
+    for (const r of rows) out.set(r.by, [...(out.get(r.by) ?? []), r.id]);
+    return out;
+  }
+
+  /** A chain is short (one link per change of a fact); the depth bound only guards against a cycle. */
+  async predecessors(userId: string, id: string): Promise<Predecessor[]> {
+    const rows = await this.pg.all<MemoryRow>(
+      `WITH RECURSIVE chain(id, depth) AS (
+         SELECT id, 1 FROM memories WHERE superseded_by = $1 AND user_id = $2
+         UNION SELECT m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id AND m.user_id = $2
+           WHERE c.depth < 1000
+       )
+       SELECT ${MEMORY_COLUMNS.replace(/(\w+)/g, "m.$1")} FROM chain c JOIN memories m ON m.id = c.id WHERE m.user_id = $2
+       ORDER BY m.created_at DESC, m.rowid DESC`,
+      [id, userId],
+    );
+    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(userId, r.id) })));
   }
 
   async total(): Promise<number> {

@@ -3,6 +3,7 @@
 import type { Repos } from "../store";
 import type { Pg } from "./connection";
 import { PgMemoryRepo } from "./memory-repo";
+import { PgFactRepo } from "./fact-repo";
 import { PgSearchRepo } from "./search-repo";
 import { PgVectorRepo } from "./vector-repo";
 import { PgConversationRepo } from "./conversation-repo";
@@ -19,6 +20,7 @@ import { PgRateLimitRepo } from "./rate-limit-repo";
 export function reposOf(pg: Pg, writing: boolean): Repos {
   return {
     memories: new PgMemoryRepo(pg, writing),
+    facts: new PgFactRepo(pg),
     search: new PgSearchRepo(pg),
     vectors: new PgVectorRepo(pg),
     conversations: new PgConversationRepo(pg),

@@ -2,6 +2,7 @@
 // and inventory counts. (Deleting is the layers' repositories'.) Sizes count like the SQLite store's:
 // the text's bytes, the JSON's characters, plus a fixed overhead per row.
 import type { Pg } from "./connection";
+import { type ChainRow, chainVersions, withOlder } from "../superseded-versions";
 import type {
   ConversationInfo,
   ExpiredMemory,
@@ -47,7 +48,7 @@ export class PgRetentionRepo implements RetentionRepo {
          (m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
            WHERE r.type = split_part(m.immutable_ref, '/', 1) AND r.type || '/' || r.id = m.immutable_ref))
            AS "immutableRefExists"
-       FROM memories m WHERE m.agent_id = $1 AND m.rowid > $2 ORDER BY m.rowid LIMIT $3`,
+       FROM memories m WHERE m.agent_id = $1 AND m.rowid > $2 AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT $3`,
       [spaceId, afterRowid, limit],
     );
     const old = await this.versionsOf(
@@ -55,10 +56,36 @@ export class PgRetentionRepo implements RetentionRepo {
          retain_until AS "retainUntil" FROM memory_versions WHERE memory_id = ANY($1::text[])`,
       [rows.map((r) => r.id)],
     );
+    const older = await this.supersededVersions(rows.map((r) => r.id));
     return rows.map(({ version, updatedAt, bytes, retainUntil, ...r }) => ({
       ...r,
-      versions: [{ version, createdAt: updatedAt, bytes, retainUntil }, ...(old.get(r.id) ?? [])],
+      versions: withOlder(
+        [{ version, createdAt: updatedAt, bytes, retainUntil }, ...(old.get(r.id) ?? [])],
+        older.get(r.id),
+      ),
     }));
+  }
+
+  /** For each memory, the versions of the memories it superseded (directly or through others), newest first. */
+  private async supersededVersions(ids: string[]): Promise<Map<string, VersionInfo[]>> {
+    if (!ids.length) return new Map();
+    const chain = await this.pg.all<ChainRow>(
+      `WITH RECURSIVE chain(root, id, depth) AS (
+         SELECT m.superseded_by, m.id, 1 FROM memories m WHERE m.superseded_by = ANY($1::text[])
+         UNION ALL SELECT c.root, m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
+       )
+       SELECT c.root, m.rowid, m.id, m.user_id AS "userId", m.version, m.updated_at AS "updatedAt",
+         m.retain_until AS "retainUntil", ${SIZE("m.memory", "m.metadata")} AS bytes
+       FROM chain c JOIN memories m ON m.id = c.id ORDER BY c.root, c.depth, m.created_at DESC, m.rowid DESC`,
+      [ids],
+    );
+    if (!chain.length) return new Map();
+    const previous = await this.versionsOf(
+      `SELECT memory_id AS owner, version, created_at AS "createdAt", ${SIZE("memory", "metadata")} AS bytes,
+         retain_until AS "retainUntil" FROM memory_versions WHERE memory_id = ANY($1::text[])`,
+      [chain.map((m) => m.id)],
+    );
+    return chainVersions(chain, previous);
   }
 
   expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {

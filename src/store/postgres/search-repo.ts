@@ -67,9 +67,25 @@ export class PgSearchRepo implements SearchRepo {
     const where = filterSql(filter, params);
     return this.pg.all<HitRow>(
       `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at,
-         m.expires_at AS expires_at FROM memories m WHERE m.rowid = ANY($1::bigint[]) AND ${where}`,
+         m.expires_at AS expires_at, m.superseded_by AS superseded_by
+       FROM memories m WHERE m.rowid = ANY($1::bigint[]) AND ${where}`,
       params,
     );
+  }
+
+  /**
+   * Users without a superseded memory cost one probe of a partial index; the chain is walked only from
+   * candidates that were superseded (as the SQLite store does).
+   */
+  async successors(filter: MemoryFilter, rowids: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (!rowids.length) return out;
+    if (!(await this.pg.one(HAS_SUPERSEDED, [filter.userId]))) return out;
+    const params: unknown[] = [rowids, filter.userId];
+    const where = filterSql({ ...filter, includeSuperseded: false }, params);
+    for (const r of await this.pg.all<{ start: number; rowid: number }>(SUCCESSORS_SQL(where), params))
+      out.set(r.start, r.rowid);
+    return out;
   }
 
   replies(
@@ -83,3 +99,18 @@ export class PgSearchRepo implements SearchRepo {
     return this.pg.all(REPLY_SQL(where), params);
   }
 }
+
+const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE user_id = $1 AND superseded_by IS NOT NULL LIMIT 1";
+
+/** From each superseded candidate along superseded_by to the memory that is current (depth-bounded against a cycle); 0 when that one is not visible. */
+const SUCCESSORS_SQL = (where: string) =>
+  `WITH RECURSIVE chain(start, id, next, depth) AS (
+     SELECT m.rowid, m.id, m.superseded_by, 0 FROM memories m
+       WHERE m.rowid = ANY($1::bigint[]) AND m.user_id = $2 AND m.superseded_by IS NOT NULL
+     UNION ALL
+     SELECT c.start, s.id, s.superseded_by, c.depth + 1 FROM chain c JOIN memories s ON s.id = c.next AND s.user_id = $2
+       WHERE c.depth < 100
+   )
+   SELECT s.start AS start, coalesce((SELECT m.rowid FROM chain c JOIN memories m ON m.id = c.id
+     WHERE c.start = s.start AND c.next IS NULL AND ${where}), 0) AS rowid
+   FROM (SELECT DISTINCT start FROM chain) s`;

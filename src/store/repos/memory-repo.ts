@@ -33,7 +33,15 @@ export type ListedRow = Pick<
 >;
 
 /** `updated_at` defaults to `created_at` (an imported memory keeps both of its times). */
-export type NewMemory = Omit<MemoryRow, "rowid" | "version" | "updated_at" | "superseded_by"> & { updated_at?: number };
+/** `text_key` and `has_facts` default to none (a memory stored without the duplicate check and facts). */
+export type NewMemory = Omit<
+  MemoryRow,
+  "rowid" | "version" | "updated_at" | "superseded_by" | "text_key" | "has_facts"
+> & {
+  updated_at?: number;
+  text_key?: number | null;
+  has_facts?: number;
+};
 
 /** A memory that another one superseded (directly or through others), with its previous versions. */
 export interface Predecessor extends MemoryRow {

@@ -37,8 +37,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
         m.created_at,
         m.updated_at ?? m.created_at,
         m.retain_until,
-        m.text_key,
-        m.has_facts,
+        m.text_key ?? null,
+        m.has_facts ?? 0,
       );
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;

@@ -1,6 +1,7 @@
 // What enforcement and compliance reports read in SQLite: bounded batches per layer, paged by key,
 // and inventory counts. (Deleting is the layers' repositories'.)
 import type { Db } from "./connection";
+import { type ChainRow, chainVersions, withOlder } from "../superseded-versions";
 import type {
   ConversationInfo,
   ExpiredMemory,
@@ -72,19 +73,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
   /** For each memory, the versions of the memories it superseded (directly or through others), newest first. */
   private supersededVersions(ids: string[]): Map<string, VersionInfo[]> {
     const chain = this.db
-      .query<
-        {
-          root: string;
-          rowid: number;
-          id: string;
-          userId: string;
-          version: number;
-          updatedAt: number;
-          bytes: number;
-          retainUntil: number | null;
-        },
-        [string, number]
-      >(
+      .query<ChainRow, [string, number]>(
         `WITH RECURSIVE chain(root, id, depth) AS (
            SELECT j.value, m.id, 1 FROM json_each(?) j JOIN memories m ON m.superseded_by = j.value
            UNION ALL SELECT c.root, m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
@@ -94,21 +83,12 @@ export class SqliteRetentionRepo implements RetentionRepo {
          FROM chain c JOIN memories m ON m.id = c.id ORDER BY c.root, c.depth, m.created_at DESC, m.rowid DESC`,
       )
       .all(each(ids), ROW_OVERHEAD);
-    const out = new Map<string, VersionInfo[]>();
-    if (!chain.length) return out;
+    if (!chain.length) return new Map();
     const previous = this.versionsOf(
       "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes, retain_until AS retainUntil FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
       chain.map((m) => m.id),
     );
-    for (const m of chain) {
-      const ref = { memoryId: m.id, rowid: m.rowid, userId: m.userId };
-      const list = out.get(m.root) ?? [];
-      const current = { version: m.version, createdAt: m.updatedAt, bytes: m.bytes, retainUntil: m.retainUntil };
-      list.push({ ...current, of: { ...ref, whole: true } });
-      for (const v of newestFirst(previous.get(m.id) ?? [])) list.push({ ...v, of: { ...ref, whole: false } });
-      out.set(m.root, list);
-    }
-    return out;
+    return chainVersions(chain, previous);
   }
 
   async expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
@@ -223,13 +203,4 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .all()
       .map((r) => r.o);
   }
-}
-
-const newestFirst = (versions: VersionInfo[]) => [...versions].sort((a, b) => b.version - a.version);
-
-/** A memory's own versions, then the older memories', numbered newest first in `order`. */
-function withOlder(own: VersionInfo[], older: VersionInfo[] | undefined): VersionInfo[] {
-  if (!older) return own;
-  const all = [...newestFirst(own), ...older];
-  return all.map((v, i) => ({ ...v, order: all.length - i }));
 }

@@ -1,19 +1,72 @@
-// The repository contract on the PostgreSQL store, as the app's role (row-level security applies).
-import { describe } from "bun:test";
-import { repoContract } from "../repos.contract";
+// The repository contracts on the PostgreSQL store, as the app's role (row-level security applies), and
+// the one promise only a store with truly concurrent write transactions must keep by locking.
+import { describe, expect, test } from "bun:test";
+import { repoContract, type RepoEngine } from "../repos.contract";
+import { factsContract } from "../facts.contract";
 import { freshSchema, postgresSkip } from "../../support/postgres";
 import { openPostgresStore } from "~/store/postgres/postgres-store";
 import { silentLogger } from "~/shared/logger";
+import type { Repos } from "~/store/store";
+
+const openStore = async () => {
+  const s = await freshSchema("repos");
+  const store = await openPostgresStore({
+    url: s.url,
+    migrationUrl: s.migrationUrl,
+    poolSize: 4,
+    logger: silentLogger(),
+  });
+  return { store, close: async () => (await store.close(), await s.drop()) };
+};
+const open = async (): Promise<RepoEngine> => {
+  const { store, close } = await openStore();
+  return { tx: (fn) => store.write(fn), close };
+};
 
 if (postgresSkip) describe.skip(`repositories: PostgreSQL (skipped: ${postgresSkip})`, () => {});
-else
-  repoContract("PostgreSQL", async () => {
-    const s = await freshSchema("repos");
-    const store = await openPostgresStore({
-      url: s.url,
-      migrationUrl: s.migrationUrl,
-      poolSize: 4,
-      logger: silentLogger(),
-    });
-    return { tx: (fn) => store.write(fn), close: async () => (await store.close(), await s.drop()) };
+else {
+  repoContract("PostgreSQL", open);
+  factsContract("PostgreSQL", open);
+
+  test("two transactions adding the same text at once: the second finds the first's memory (SPEC §11)", async () => {
+    const { store, close } = await openStore();
+    try {
+      const q = { userId: "u", agentId: "a", sessionId: "", key: 42, now: 1 };
+      let secondChecking!: () => void;
+      const checking = new Promise<void>((r) => (secondChecking = r));
+      /** Checks for a duplicate, then stores the memory when there is none. */
+      const add = async (r: Repos, id: string, before?: Promise<void>) => {
+        const same = await r.memories.sameText(q);
+        await before; // the first holds its transaction open until the second is checking too
+        if (same.length) return same[0]!.id;
+        await r.memories.insert({
+          id,
+          user_id: "u",
+          agent_id: "a",
+          session_id: "",
+          memory: "I live in Berlin",
+          metadata: "{}",
+          importance: 50,
+          source_type: "tool",
+          expires_at: null,
+          conversation_ref: null,
+          immutable_ref: null,
+          created_at: 1,
+          retain_until: null,
+          text_key: 42,
+        });
+        return id;
+      };
+      const first = store.write((r) => add(r, "m1", checking));
+      // Both transactions are open at once: the second starts its check while the first has not committed.
+      const second = store.write((r) => {
+        secondChecking();
+        return add(r, "m2");
+      });
+      expect(await Promise.all([first, second])).toEqual(["m1", "m1"]);
+      expect(await store.read((r) => r.memories.countForUser("u"))).toBe(1);
+    } finally {
+      await close();
+    }
   });
+}
