@@ -8,6 +8,7 @@ import { decide, supersededMemories, type StoredFact } from "~/facts/supersede";
 import { loadConfig } from "~/config/load-config";
 import { buildServices } from "~/main";
 import { silentLogger } from "~/shared/logger";
+import { userScopeOf } from "~/shared/principal";
 
 export type Decision = [older: number, newer: number];
 /** Adds a case's memories in order; answers the supersede decisions taken. */
@@ -54,9 +55,10 @@ export const serviceRunner: Runner = async (memories) => {
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", searchWorkers: 0 }, env: {} });
   const engine = await buildServices(config, { logger: silentLogger(), embedder: null });
   try {
+    const who = userScopeOf(config.orgId, "u");
     const ids: string[] = [];
-    for (const memory of memories) ids.push((await engine.memory.add({ user_id: "u", memory })).memory_ids[0]!);
-    const listed = await engine.memory.list({ user_id: "u", include_superseded: true, limit: 1000 });
+    for (const memory of memories) ids.push((await engine.memory.add(who, { user_id: "u", memory })).memory_ids[0]!);
+    const listed = await engine.memory.list(who, { user_id: "u", include_superseded: true, limit: 1000 });
     return listed.results.flatMap((m) =>
       m.superseded_by ? [[ids.indexOf(m.id), ids.indexOf(m.superseded_by)] as Decision] : [],
     );

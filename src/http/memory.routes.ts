@@ -140,7 +140,7 @@ export const memoryRoutes = (s: Services) =>
     )
     .post(
       "/memories/:id/supersede",
-      ({ params, body }) => s.memory.supersede({ memory_id: params.id, user_id: body.user_id }, body),
+      ({ params, body, request }) => s.memory.supersede(userScopeOf(request), { memory_id: params.id }, body),
       doc({
         summary: "Replace a memory with the fact as it is now",
         description:
@@ -151,5 +151,6 @@ export const memoryRoutes = (s: Services) =>
         body: SupersedeBody,
         response: SupersedeResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
       }),
     );

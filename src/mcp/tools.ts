@@ -184,7 +184,8 @@ export const TOOLS: readonly ToolDef[] = [
     output: SupersedeResponse,
     // Not destructive: the old memory stays in the store and in the new one's versions.
     annotations: { ...ADDITIVE, title: "Supersede memory" },
-    run: (s, { memory_id, user_id, ...body }) => s.memory.supersede({ memory_id, user_id }, body),
+    access: ACCESS.userWrite,
+    run: (s, scope, { memory_id, user_id: _, ...body }) => s.memory.supersede(scope, { memory_id }, body),
     render: renderSuperseded,
   }),
   tool({

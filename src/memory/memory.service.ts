@@ -140,8 +140,7 @@ export class MemoryService {
     });
     const created = stored.filter((m) => !m.duplicate);
     this.caches.touched(scope.userId, created.length);
-    for (const m of created)
-      this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
+    for (const m of created) this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
     await this.hooks.graph.linkMemories(
       scope.userId,
       created.map((m) => ({ id: m.id, text: m.text })),

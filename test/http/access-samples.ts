@@ -67,6 +67,8 @@ export const SAMPLES: Record<string, Sample> = {
     bodyOf("/update_memory", { user_id: f.user, memory_id: f.memoryId, memory: "Alice prefers light mode" }),
   "DELETE /delete_memory": (f) => queryOf("/delete_memory", { user_id: f.user, memory_id: f.memoryId }),
   "GET /memories/:id/versions": (f) => queryOf(`/memories/${f.memoryId}/versions`, { user_id: f.user }),
+  "POST /memories/:id/supersede": (f) =>
+    bodyOf(`/memories/${f.memoryId}/supersede`, { user_id: f.user, memory: "Alice prefers green tea" }),
 
   "POST /conversations": (f) =>
     bodyOf("/conversations", { user_id: f.user, agent_id: f.agent, messages: [{ role: "user", content: "hello" }] }),

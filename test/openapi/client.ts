@@ -67,7 +67,14 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   await c.get("/list_memories", { query: { user_id: user, limit: 1, cursor: page.next_cursor ?? "" } });
   await c.get("/get_memory", { query: { memory_id: id, user_id: user } });
   await c.post("/update_memory", { body: { memory_id: id, user_id: user, memory: "Alice prefers light mode" } });
-  await c.get("/memories/{id}/versions", { path: { id }, query: { user_id: user } });
+  const next = await c.post("/memories/{id}/supersede", {
+    path: { id },
+    body: { user_id: user, memory: "Alice prefers the system theme" },
+  });
+  await c.get("/memories/{id}/versions", { path: { id: next.id }, query: { user_id: user } });
+  await c.get("/list_memories", { query: { user_id: user, include_superseded: true } });
+  await c.post("/search_memory", { body: { user_id: user, query: "theme", include_superseded: true } });
+  await c.delete("/delete_memory", { query: { memory_id: next.id, user_id: user } });
   await c.delete("/delete_memory", { query: { memory_id: id, user_id: user } });
 
   const conv = await c.post("/conversations", { body: { user_id: user, messages: [{ role: "user", content: "hi" }] } });

@@ -3777,8 +3777,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Over MCP it may be left out when the connection names the user (X-User-Id header, --user-id, or the OpenMemory URL) */
-                    user_id: string;
+                    /** @description Whose memory this is. Every read and write is confined to this user; other users' memories are invisible. Required, unless the API key is bound to a user: then it defaults to that user, and naming another user is 403. Over MCP it may be left out when the connection names the user (the key, X-User-Id, --user-id, or the OpenMemory URL) */
+                    user_id?: string;
                     /** @description The fact as it is now, e.g. 'I live in Lisbon'. It is stored as a new memory and the old one is marked superseded by it: hidden from searches and lists, kept in the store and in its versions (≤ 32 KiB) */
                     memory: string;
                     /** @description Metadata of the new memory (same keys as add_memories); default: the old memory's metadata */
