@@ -48,24 +48,25 @@ export const rulesRunner: Runner = async (memories) => {
 };
 
 /**
- * The product: each case's memories added through the real memory service (a fresh in-memory store,
- * keyword search), its decisions read back from superseded_by.
+ * The product: each case's memories added through the real memory service (an in-memory store, keyword
+ * search; each case as a user of its own), its decisions read back from superseded_by.
  */
-export const serviceRunner: Runner = async (memories) => {
+export async function openServiceRunner(): Promise<{ run: Runner; close(): Promise<void> }> {
   const config = loadConfig({ options: { storeUrl: "sqlite::memory:", searchWorkers: 0 }, env: {} });
   const engine = await buildServices(config, { logger: silentLogger(), embedder: null });
-  try {
-    const who = userScopeOf(config.orgId, "u");
+  let cases = 0;
+  const run: Runner = async (memories) => {
+    const userId = `case-${++cases}`;
+    const who = userScopeOf(config.orgId, userId);
     const ids: string[] = [];
-    for (const memory of memories) ids.push((await engine.memory.add(who, { user_id: "u", memory })).memory_ids[0]!);
-    const listed = await engine.memory.list(who, { user_id: "u", include_superseded: true, limit: 1000 });
+    for (const memory of memories) ids.push((await engine.memory.add(who, { user_id: userId, memory })).memory_ids[0]!);
+    const listed = await engine.memory.list(who, { user_id: userId, include_superseded: true, limit: 1000 });
     return listed.results.flatMap((m) =>
       m.superseded_by ? [[ids.indexOf(m.id), ids.indexOf(m.superseded_by)] as Decision] : [],
     );
-  } finally {
-    await engine.close();
-  }
-};
+  };
+  return { run, close: () => engine.close() };
+}
 
 const key = ([a, b]: Decision) => `${a}>${b}`;
 const add = (t: Tally, u: Tally) => {
@@ -113,7 +114,8 @@ export function table(r: EvalResult, splits: string[]): string {
 if (import.meta.main) {
   const split = process.argv.find((a) => a.startsWith("--split="))?.split("=")[1] ?? "all";
   const cases = split === "all" ? FACT_CASES : FACT_CASES.filter((c) => c.split === split);
-  const r = await evaluate(process.argv.includes("--rules-only") ? rulesRunner : serviceRunner, cases);
+  const service = process.argv.includes("--rules-only") ? null : await openServiceRunner();
+  const r = await evaluate(service?.run ?? rulesRunner, cases).finally(() => service?.close());
   console.log(table(r, split === "all" ? ["dev", "test", "holdout", "final", "all"] : [split]));
   if (process.argv.includes("--failures"))
     for (const f of r.failures) {

@@ -154,6 +154,28 @@ describe("tools/call", () => {
     expect((await m.app.get(`/get_memory?memory_id=${id}&user_id=alice`)).status).toBe(404);
   });
 
+  test("supersedes a memory like POST /memories/:id/supersede; lists show the old one only when asked", async () => {
+    m = await inMemoryMcp();
+    const [old] = await addOne("My editor is Vim");
+    const r = await call("supersede_memory", { user_id: "alice", memory_id: old, memory: "My editor is Helix" });
+    const out = bodyOf(r);
+    expect(r.isError).toBeUndefined();
+    expect(out.supersedes).toEqual([old]);
+    expect(out).toEqual((await m.app.get(`/get_memory?memory_id=${out.id}&user_id=alice`)).body);
+    expect(textOf(r)).toEndWith(`This is the current memory; it supersedes ${old}.`);
+    const listed = (x: unknown) => (x as { results: { memory: string; superseded_by?: string }[] }).results;
+    expect(listed(bodyOf(await call("list_memories", { user_id: "alice" }))).map((x) => x.memory)).toEqual([
+      "My editor is Helix",
+    ]);
+    const all = listed(bodyOf(await call("list_memories", { user_id: "alice", include_superseded: true })));
+    expect(all.map((x) => [x.memory, x.superseded_by])).toEqual([
+      ["My editor is Helix", undefined],
+      ["My editor is Vim", out.id],
+    ]);
+    const again = await call("supersede_memory", { user_id: "alice", memory_id: old, memory: "My editor is Zed" });
+    expect((errorOf(again) as { code: string }).code).toBe("CONFLICT");
+  });
+
   test("lists memories newest first and tells how to get the next page", async () => {
     m = await inMemoryMcp();
     for (const text of ["first", "second", "third"]) {
