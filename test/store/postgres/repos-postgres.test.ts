@@ -32,12 +32,16 @@ else {
     const { store, close } = await openStore();
     try {
       const q = { userId: "u", agentId: "a", sessionId: "", key: 42, now: 1 };
-      let secondChecking!: () => void;
-      const checking = new Promise<void>((r) => (secondChecking = r));
+      const gate = () => {
+        let open!: () => void;
+        return { opened: new Promise<void>((r) => (open = r)), open: () => open() };
+      };
+      const [firstChecked, secondChecking] = [gate(), gate()];
       /** Checks for a duplicate, then stores the memory when there is none. */
-      const add = async (r: Repos, id: string, before?: Promise<void>) => {
+      const add = async (r: Repos, id: string, checked?: () => void, hold?: Promise<void>) => {
         const same = await r.memories.sameText(q);
-        await before; // the first holds its transaction open until the second is checking too
+        checked?.();
+        await hold; // the first keeps its transaction open until the second is checking too
         if (same.length) return same[0]!.id;
         await r.memories.insert({
           id,
@@ -57,10 +61,11 @@ else {
         });
         return id;
       };
-      const first = store.write((r) => add(r, "m1", checking));
-      // Both transactions are open at once: the second starts its check while the first has not committed.
+      const first = store.write((r) => add(r, "m1", firstChecked.open, secondChecking.opened));
+      // The second checks once the first has checked and before it commits: both transactions are open.
+      await firstChecked.opened;
       const second = store.write((r) => {
-        secondChecking();
+        secondChecking.open();
         return add(r, "m2");
       });
       expect(await Promise.all([first, second])).toEqual(["m1", "m1"]);
@@ -68,5 +73,5 @@ else {
     } finally {
       await close();
     }
-  });
+  }, 60_000); // the first store of a run may start the server (initdb: seconds on a busy machine)
 }
