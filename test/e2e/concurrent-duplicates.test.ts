@@ -38,7 +38,7 @@ describe("concurrent identical adds", () => {
     expect(ids.size).toBe(1);
     expect(answers.filter((a) => a.body.deduplicated).length).toBe(23);
     expect(((await (await fetch(`${s.url}/list_memories?user_id=u`)).json()) as { total: number }).total).toBe(1);
-  });
+  }, 30_000); // server processes start in seconds on a busy machine
 
   test("to two processes sharing one store file: one memory", async () => {
     const db = storeFile();
@@ -47,5 +47,5 @@ describe("concurrent identical adds", () => {
     expect(answers.every((r) => r.status === 200)).toBe(true);
     expect(new Set(answers.map((r) => r.body.memory_ids[0])).size).toBe(1);
     expect(((await (await fetch(`${b!.url}/list_memories?user_id=u`)).json()) as { total: number }).total).toBe(1);
-  });
+  }, 30_000);
 });
