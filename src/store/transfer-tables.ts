@@ -18,13 +18,18 @@ export const TABLES: TableSpec[] = [
   t(
     "memories",
     ["rowid"],
-    "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, version, created_at, updated_at, retain_until",
+    "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, superseded_by, has_facts",
   ),
   // user_id: PostgreSQL keeps the owner on the row (row-level security); SQLite reads it from the memory.
   t(
     "memory_versions",
     ["memory_id", "version"],
     "memory_id, version, user_id, memory, metadata, created_at, retain_until",
+  ),
+  t(
+    "memory_facts",
+    ["id"],
+    "id, memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative, ended_by",
   ),
   t("memory_spaces", ["id"], "id, organization_id, created_at"),
   t(

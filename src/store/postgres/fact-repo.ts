@@ -4,7 +4,7 @@ import type { Pg } from "./connection";
 import type { FactRepo, FactRow, FactScope, NewFactRow } from "../repos/fact-repo";
 
 const COLUMNS =
-  'id, memory_id AS "memoryId", subject, attribute, value, value_key AS key, qualifier, negative, ended_by IS NOT NULL AS ended';
+  'id, memory_id AS "memoryId", subject, attribute, value, value_key AS key, qualifier, negative <> 0 AS negative, ended_by IS NOT NULL AS ended';
 
 /**
  * Serialises the duplicate checks and supersede decisions of one user's concurrent writes (until the
@@ -47,7 +47,7 @@ export class PgFactRepo implements FactRepo {
     await this.pg.run(
       `INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative)
        SELECT $1, $2, $3, $4, f.subject, f.attribute, f.value, f.value_key, f.qualifier, f.negative
-       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[])
+       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[])
          WITH ORDINALITY AS f(subject, attribute, value, value_key, qualifier, negative, n) ORDER BY n`,
       [
         memoryId,
@@ -59,7 +59,7 @@ export class PgFactRepo implements FactRepo {
         facts.map((f) => f.value),
         facts.map((f) => f.key),
         facts.map((f) => f.qualifier),
-        facts.map((f) => f.negative),
+        facts.map((f) => (f.negative ? 1 : 0)),
       ],
     );
   }

@@ -1,6 +1,6 @@
 // A store with a row in every table migrate-store copies, written through the repositories (so the same
 // seed fills either engine): memories with versions (and one deleted) and vectors of two models (one without a vector),
-// layers, graph, governance, identity keys, sessions, audit.
+// a superseded memory and the facts that ended it, layers, graph, governance, identity keys, sessions, audit.
 import type { NewMemory, Repos, Store } from "~/store/store";
 
 export const NOW = 1_800_000_000_000;
@@ -58,6 +58,19 @@ export async function seed(store: Store): Promise<void> {
       letters,
       rows(user, (i) => (i === 3 ? null : axis(i))),
     );
+    // SPEC §11: m1 states facts, one of which ended m3's, which it superseded; text keys find duplicates.
+    const scope = { userId: "alice", agentId: "agent", sessionId: "" };
+    const fact = { subject: "user", attribute: "home", qualifier: null };
+    await r.facts.insert("m3", scope, [{ ...fact, value: "Berlin", key: "berlin", negative: false }]);
+    const [berlin] = await r.facts.live(scope, ["user"]);
+    await r.facts.insert("m1", scope, [
+      { ...fact, value: "Lisbon", key: "lisbon", negative: false },
+      { ...fact, attribute: "diet", value: "vegan", key: "vegan", negative: true },
+    ]);
+    await r.facts.end([berlin!.id], "m1");
+    await r.memories.setTextKey(rowids[1]!, 2 ** 52 + 7);
+    await r.memories.markFacts(rowids[1]!);
+    await r.memories.supersede("alice", ["m3"], "m1");
     await r.conversations.create({
       id: "c1",
       userId: "alice",

@@ -20,7 +20,8 @@ CREATE TABLE memory_facts (
   value text NOT NULL,
   value_key text COLLATE "C" NOT NULL,
   qualifier text COLLATE "C",
-  negative boolean NOT NULL DEFAULT false,
+  -- 0/1 as in SQLite, so engram migrate-store copies and compares the rows as they are.
+  negative integer NOT NULL DEFAULT 0,
   ended_by text COLLATE "C"
 );
 CREATE INDEX memory_facts_live ON memory_facts (user_id, agent_id, session_id, subject) WHERE ended_by IS NULL;
