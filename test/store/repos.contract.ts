@@ -4,31 +4,13 @@
 // file of its own; the HTTP, MCP, governance, session and graph suites then run on both stores as well.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { MemoryFilter, NewMemory, Repos } from "~/store/store";
+import { newMemory as memory, NOW } from "../support/memory-rows";
 
 export interface RepoEngine {
   /** Runs `fn` over the repositories in one write transaction. */
   tx<T>(fn: (r: Repos) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
-
-const NOW = 1_800_000_000_000;
-
-const memory = (id: string, text: string, o: Partial<NewMemory> = {}): NewMemory => ({
-  id,
-  user_id: "alice",
-  agent_id: "a1",
-  session_id: "",
-  memory: text,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: NOW,
-  retain_until: null,
-  ...o,
-});
 
 const filter = (o: Partial<MemoryFilter> = {}): MemoryFilter => ({ userId: "alice", sessionId: "", now: NOW, ...o });
 

@@ -13,6 +13,7 @@ import { silentLogger } from "~/shared/logger";
 import { buildTestApp, type TestApp } from "../../support/app";
 import { LetterEmbedder } from "../../support/embedders";
 import { dbOf, NATIVE_CACHE, openTestStore } from "../../support/store";
+import { newMemory } from "../../support/memory-rows";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -44,21 +45,7 @@ async function storeOfTheRelease(path: string): Promise<SqliteStore> {
   return new SqliteStore(db, silentLogger());
 }
 
-const memory = (id: string, user: string, text: string) => ({
-  id,
-  user_id: user,
-  agent_id: "cursor",
-  session_id: "",
-  memory: text,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: 1_000,
-  retain_until: null,
-});
+const memory = (id: string, user: string, text: string) => newMemory(id, text, { user_id: user, created_at: 1_000 });
 
 /** The release's insert: the columns of that schema (the repository's today writes later ones too). */
 function insertAsTheReleaseDid(db: Db, m: ReturnType<typeof memory>): number {
