@@ -6,6 +6,9 @@ import { createServer, type ServerResponse } from "node:http";
 import { buildTestApp, type TestApp } from "../support/app";
 import { AUDIENCE, startIssuer, type TestIssuer } from "../support/oidc-issuer";
 import { OidcVerifier } from "~/identity/oidc";
+import { loadConfig } from "~/config/load-config";
+import { startServer } from "~/main";
+import { silentLogger } from "~/shared/logger";
 
 const SHARED = { authorization: "Bearer shared" };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -321,6 +324,43 @@ describe("an issuer that cannot be reached", () => {
       await app.close();
       liar.closeAllConnections();
       await new Promise<void>((r) => liar.close(() => r()));
+    }
+  });
+});
+
+describe("settings", () => {
+  const env = { HOME: "/tmp" };
+  const load = (oidc: Record<string, unknown>, auth = true) =>
+    loadConfig({ env, options: { auth: { enabled: auth }, oidc } });
+
+  test("an issuer needs an audience, auth on and an http(s) URL", () => {
+    expect(() => load({ issuer: "https://login.example.com" })).toThrow(
+      "ENGRAM_OIDC_AUDIENCE: required with ENGRAM_OIDC_ISSUER",
+    );
+    expect(() => load({ issuer: "https://login.example.com", audience: ["a"] }, false)).toThrow(
+      "ENGRAM_OIDC_ISSUER: tokens are checked only with auth on",
+    );
+    expect(() => load({ issuer: "login.example.com", audience: ["a"] })).toThrow(
+      "ENGRAM_OIDC_ISSUER: 'login.example.com' must be an http:// or https:// URL",
+    );
+    expect(() => load({ issuer: "https://x.test", audience: ["a"], defaultRole: "owner" })).toThrow("oidc.defaultRole");
+  });
+
+  test("a server with auth on starts with an issuer alone (no MCP_API_KEY, no identity key)", async () => {
+    const config = load({ issuer: issuer.url, audience: [AUDIENCE] });
+    const server = await startServer(
+      { ...config, storeUrl: "sqlite::memory:", storePath: ":memory:", port: 0 },
+      {
+        logger: silentLogger(),
+        embedder: null,
+      },
+    );
+    try {
+      const token = await issuer.token("svc-member");
+      expect((await fetch(`${server.url}/list_memories`, { headers: bearer(token) })).status).toBe(200);
+      expect((await fetch(`${server.url}/list_memories`)).status).toBe(401);
+    } finally {
+      await server.stop();
     }
   });
 });
