@@ -11,9 +11,11 @@ export class MemoryCaches {
   readonly results: SearchCache<SearchResponse>;
   readonly totals: SearchCache<number>;
   private readonly usersSeen = new Set<string>();
+  /** Each user's change counter as last read from a store that has one (PostgreSQL). */
+  private readonly versions = new Map<string, number>();
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     clock: Clock,
     private readonly search: SearchService,
   ) {
@@ -28,6 +30,21 @@ export class MemoryCaches {
 
   seen(userId: string): void {
     this.usersSeen.add(userId);
+  }
+
+  /**
+   * Before answering from the caches: on a store whose other writers are seen late (another node's
+   * notification arrives after its commit), the user's change counter is read, and a change drops the
+   * user's cached answers — a write acknowledged on any node is seen at once.
+   */
+  async sync(userId: string): Promise<void> {
+    if (!this.store.userChangeVersion) return;
+    const v = await this.store.userChangeVersion(userId);
+    if (this.versions.get(userId) === v) return;
+    if (this.versions.size > 100_000) this.versions.clear();
+    this.versions.set(userId, v);
+    this.results.invalidate(userId);
+    this.totals.invalidate(userId);
   }
 
   /** After `writes` memories of the user were stored, changed or deleted ("all": every one of them). */

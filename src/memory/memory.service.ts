@@ -203,6 +203,7 @@ export class MemoryService {
       input.metadata,
       input.include_superseded,
     ]);
+    await this.caches.sync(userId);
     const cached = this.caches.results.get(userId, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
@@ -455,6 +456,7 @@ export class MemoryService {
    */
   private async total(userId: string, now: number, agentId: string | undefined, includeSuperseded: boolean) {
     const key = JSON.stringify([agentId ?? null, includeSuperseded]);
+    await this.caches.sync(userId);
     const cached = this.caches.totals.get(userId, key);
     if (cached !== undefined) return cached;
     const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId, includeSuperseded));

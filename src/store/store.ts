@@ -69,6 +69,12 @@ export interface Store {
    * then. Synchronous: an engine keeps it current (SQLite reads its data_version counter).
    */
   externalVersion(): number;
+  /**
+   * The user's change counter, where another process's commit is not seen synchronously (PostgreSQL: the
+   * notification of another node's write arrives after its commit). A cache asks it before answering
+   * from memory, so a write acknowledged on any node is seen at once. Absent: externalVersion is exact.
+   */
+  userChangeVersion?(userId: string): Promise<number>;
   readonly vectorErasures: VectorErasures;
   /** The vector index serving semantic search (SQLite: "sqlite-vec", or "portable" where it cannot load). */
   readonly vectorIndex: string;

@@ -69,6 +69,10 @@ export class PostgresStore implements Store {
   }
 
   /** The user's memory change version (bumped by every change to their memories, on any node). */
+  userChangeVersion(userId: string): Promise<number> {
+    return this.changeVersion(userId);
+  }
+
   async changeVersion(userId: string): Promise<number> {
     const r = await new Pg(this.pool).one<{ version: number }>(
       "SELECT version FROM memory_change_versions WHERE user_id = $1",
