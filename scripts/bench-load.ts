@@ -1,10 +1,11 @@
 // Load generator, run as its own process by scripts/bench.ts so the client does not share the
 // server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
-// Usage: bun scripts/bench-load.ts spec.json   (spec: {url, kind, concurrency, durationMs, users, seed, ids?})
+// Usage: bun scripts/bench-load.ts spec.json   (spec: {urls, kind, concurrency, durationMs, users, seed, ids?})
+// With several URLs (nodes on one store) each request goes to the next one in turn (round-robin).
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
 interface Spec {
-  url: string;
+  urls: string[];
   kind: "add" | "search" | "list" | "get";
   concurrency: number;
   durationMs: number;
@@ -20,11 +21,13 @@ const rnd = mulberry32(spec.seed ?? 42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
 const user = () => `user-${Math.floor(rnd() * spec.users)}`;
 const H = { "content-type": "application/json" };
+let turn = 0;
 
 function request(): Promise<Response> {
+  const url = spec.urls[turn++ % spec.urls.length];
   switch (spec.kind) {
     case "add":
-      return fetch(`${spec.url}/add_memories`, {
+      return fetch(`${url}/add_memories`, {
         method: "POST",
         headers: H,
         body: JSON.stringify({
@@ -34,16 +37,16 @@ function request(): Promise<Response> {
         }),
       });
     case "search":
-      return fetch(`${spec.url}/search_memory`, {
+      return fetch(`${url}/search_memory`, {
         method: "POST",
         headers: H,
         body: JSON.stringify({ user_id: user(), query: makeText(vocab, rnd, 2, 6), limit: 10 }),
       });
     case "list":
-      return fetch(`${spec.url}/list_memories?user_id=${user()}&limit=20`);
+      return fetch(`${url}/list_memories?user_id=${user()}&limit=20`);
     case "get": {
       const [u, id] = pick(spec.ids!);
-      return fetch(`${spec.url}/get_memory?memory_id=${id}&user_id=${u}`);
+      return fetch(`${url}/get_memory?memory_id=${id}&user_id=${u}`);
     }
   }
 }

@@ -3,14 +3,18 @@
 // separate process at fixed concurrency. Prints a markdown table and writes a JSON file.
 // Usage: bun run bench [--memories=10000] [--concurrency=16] [--latency-concurrency=4] [--duration=5] [--binary]
 //                      [--users=N/1000] [--delete-all=10000] [--batch=1] [--embedding-model=none] [--out=bench-results/bench-N.json]
+//                      [--store=sqlite|postgres] [--nodes=1]
+// --store=postgres runs on a throwaway PostgreSQL + pgvector (scripts/bench-nodes.ts); --nodes=N (PostgreSQL
+// only) starts N servers on its one database and the load clients send each request to the next node in turn.
 // --batch=100 loads 100 memories per request (for 1M-memory runs); ingest/s is then per memory.
 // --users spreads the memories over that many users (default one per 1,000 memories; e.g. --users=2000
 // with --memories=20000 gives each user 10, as on a server for many people).
-import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 import { freePort } from "./smoke";
+import { benchStore, type BenchStore } from "./bench-nodes";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
 const N = Number(arg("memories", "10000"));
@@ -27,6 +31,12 @@ const BATCH = Number(arg("batch", "1"));
 const USERS = Number(arg("users", String(Math.max(1, Math.round(N / 1000)))));
 if (!Number.isInteger(USERS) || USERS < 1)
   throw new Error(`--users must be a positive integer, got ${arg("users", "")}`);
+const STORE = arg("store", "sqlite");
+const NODES = Number(arg("nodes", "1"));
+if (!Number.isInteger(NODES) || NODES < 1)
+  throw new Error(`--nodes must be a positive integer, got ${arg("nodes", "")}`);
+if (NODES > 1 && STORE !== "postgres")
+  throw new Error("--nodes above 1 needs --store=postgres: nodes share one database");
 const ROOT = join(import.meta.dir, "..");
 const SEED_MS: Record<string, [number, number]> = {
   add: [20, 50],
@@ -36,23 +46,19 @@ const SEED_MS: Record<string, [number, number]> = {
   delete_all: [50, 200],
 };
 
-/** The server process, killed if the bench stops early (even while it starts). */
-let serverProc: ReturnType<typeof Bun.spawn> | undefined;
+/** The server processes, killed if the bench stops early (even while they start). */
+const serverProcs: ReturnType<typeof Bun.spawn>[] = [];
 
 async function startServer(
-  dir: string,
+  store: BenchStore,
 ): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number; readyMs: number }> {
   const cmd = BINARY ? [join(ROOT, "dist/engram"), "serve"] : ["bun", join(ROOT, "src/cli/index.ts"), "serve"];
   const port = freePort();
-  const args = [
-    `--port=${port}`,
-    `--store-url=${join(dir, "bench.db")}`,
-    ...(MODEL ? [`--embedding-model=${MODEL}`] : []),
-  ];
+  const args = [`--port=${port}`, ...store.flags, ...(MODEL ? [`--embedding-model=${MODEL}`] : [])];
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const proc = Bun.spawn([...cmd, ...args], { stdout: "pipe", stderr: "inherit", env: { ...process.env } });
-  serverProc = proc;
+  serverProcs.push(proc);
   // Cold start = spawn → first /health 200 (BENCH.md); ready = the startup line (model loaded).
   while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) {
     if (proc.exitCode !== null) throw new Error("server exited during start-up");
@@ -73,12 +79,9 @@ async function startServer(
 /** VmRSS, or its private part RssAnon; the rest is mapped files: the executable, libraries and the store (read through a map). */
 const rssMb = (pid: number, field: "VmRSS" | "RssAnon" = "VmRSS") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-const storeMb = (dir: string) =>
-  ["bench.db", "bench.db-wal"].reduce((s, f) => s + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0) /
-  1048576;
 
 async function load(
-  url: string,
+  urls: string[],
   server: { proc: { pid: number } },
 ): Promise<{ ids: [string, string][]; perSecond: number }> {
   const rnd = mulberry32(7);
@@ -102,7 +105,8 @@ async function load(
                 messages: Array.from({ length: count }, () => ({ role: "user", content: makeText(vocab, rnd) })),
                 metadata: { n: i },
               };
-        const res = await fetch(`${url}/add_memories`, {
+        // Round-robin over the nodes, as a load balancer would.
+        const res = await fetch(`${urls[(i / BATCH) % urls.length]}/add_memories`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(payload),
@@ -119,13 +123,13 @@ async function load(
 }
 
 let runs = 0;
-async function drive(url: string, kind: string, ids: [string, string][], concurrency = C) {
+async function drive(urls: string[], kind: string, ids: [string, string][], concurrency = C) {
   // The spec (with thousands of ids) goes through a file: it would not fit in argv.
   const specFile = join(dir, `spec-${kind}.json`);
   writeFileSync(
     specFile,
     JSON.stringify({
-      url,
+      urls,
       kind,
       concurrency,
       durationMs: DURATION,
@@ -148,7 +152,8 @@ async function drive(url: string, kind: string, ids: [string, string][], concurr
 // The store (tens of MB) lives in a temp folder that goes when the bench ends: done, failed or interrupted.
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
 const cleanUp = () => {
-  serverProc?.kill("SIGKILL");
+  for (const p of serverProcs) p.kill("SIGKILL");
+  // A PostgreSQL of the bench's own stops when this process ends (its watchdog sees us go).
   rmSync(dir, { recursive: true, force: true });
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const)
@@ -156,12 +161,18 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
     cleanUp();
     process.exit(130);
   });
+let benchStoreOf: BenchStore | undefined;
 try {
-  const server = await startServer(dir);
+  const store = (benchStoreOf = await benchStore(STORE, dir));
+  // One at a time: the first node migrates the database; each later one finds nothing to do.
+  const servers = [];
+  for (let n = 0; n < NODES; n++) servers.push(await startServer(store));
+  const server = servers[0]!;
+  const urls = servers.map((s) => s.url);
   const rssStart = rssMb(server.proc.pid);
   const privateStart = rssMb(server.proc.pid, "RssAnon");
   console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
-  const { ids, perSecond } = await load(server.url, server);
+  const { ids, perSecond } = await load(urls, server);
   const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as {
     search: { mode: string; model: string | null };
   };
@@ -177,7 +188,7 @@ try {
     ["add", C],
   ] as [string, number][];
   for (const [kind, concurrency] of runsOf) {
-    const r = await drive(server.url, kind, ids, concurrency);
+    const r = await drive(urls, kind, ids, concurrency);
     const [lo, hi] = SEED_MS[kind]!;
     const endpoint = concurrency === C ? kind : `${kind} (concurrency ${concurrency})`;
     rows.push({ endpoint, concurrency, ...r, seed_ms: `${lo}–${hi}`, speedup_vs_seed_best: lo / r.p50 });
@@ -227,6 +238,8 @@ try {
     commit: Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim(),
     machine: `${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}`,
     target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
+    store: STORE,
+    nodes: NODES,
     search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
     memories: N,
     users: USERS,
@@ -238,18 +251,18 @@ try {
     ingest_per_s: perSecond,
     rss_mb: { start: rssStart, end: rssMb(server.proc.pid) },
     rss_private_mb: { start: privateStart, end: rssMb(server.proc.pid, "RssAnon") },
-    store_mb: storeMb(dir),
+    store_mb: await store.sizeMb(),
     delete_all: { memories: count, ms: deleteAllMs, vectors_erased_ms: erasedMs, rounds },
     endpoints: rows,
   };
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
+  for (const s of servers) s.proc.kill("SIGTERM");
+  await Promise.all(servers.map((s) => s.proc.exited));
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(result, null, 2));
 
   const f = (n: number) => n.toFixed(2);
   console.log(
-    `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${result.target} @ ${result.commit}\n`,
+    `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${STORE}${NODES > 1 ? ` × ${NODES} nodes` : ""}, ${result.target} @ ${result.commit}\n`,
   );
   console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
   console.log("|---|---|---|---|---|---|---|---|");
@@ -263,4 +276,5 @@ try {
   console.log(`JSON: ${OUT}`);
 } finally {
   cleanUp();
+  await benchStoreOf?.stop();
 }
