@@ -2,7 +2,7 @@
 // successor's fact for vector retention, and a user's erasure removes them and their facts.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 import { addMemory, enforce, orgPolicy, setPolicy, updateTimes } from "./app-support";
 
 let t: TestApp;
@@ -14,10 +14,11 @@ afterEach(() => t.close());
 const HOUR = 3_600_000;
 const range = (min: number, max: number, versions: number) => ({ range: [min, max], versions });
 const rows = () =>
-  dbOf(t).query("SELECT memory, superseded_by IS NOT NULL AS superseded FROM memories ORDER BY rowid").all() as {
-    memory: string;
-    superseded: number;
-  }[];
+  rowsOf<{ memory: string; superseded: number }>(
+    t,
+    "SELECT memory, CASE WHEN superseded_by IS NULL THEN 0 ELSE 1 END AS superseded FROM memories ORDER BY rowid",
+  );
+const count = async (table: string) => (await rowsOf<{ n: number }>(t, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
 
 /** Berlin → Lisbon → Porto, an hour apart, at one importance. */
 async function moves(importance: number): Promise<string[]> {
@@ -34,7 +35,7 @@ describe("vector retention counts superseded memories as versions of the fact", 
     await moves(10); // GDPR: importance 0–20 keeps 1 version
     const result = await enforce(t);
     expect([result.versionsDeleted, result.recordsPurged]).toEqual([0, 2]);
-    expect(rows()).toEqual([{ memory: "I moved to Porto.", superseded: 0 }]);
+    expect(await rows()).toEqual([{ memory: "I moved to Porto.", superseded: 0 }]);
   });
 
   test("keeping 3 versions keeps the whole chain; 2 keeps the newest superseded memory", async () => {
@@ -42,7 +43,7 @@ describe("vector retention counts superseded memories as versions of the fact", 
     expect((await enforce(t)).recordsPurged).toBe(0);
     await setPolicy(t, orgPolicy("GDPR", ["vector.retention.byImportance", [range(0, 100, 2)]]));
     expect((await enforce(t)).recordsPurged).toBe(1);
-    expect(rows().map((r) => r.memory)).toEqual(["I moved to Lisbon.", "I moved to Porto."]);
+    expect((await rows()).map((r) => r.memory)).toEqual(["I moved to Lisbon.", "I moved to Porto."]);
   });
 
   test("a superseded memory's own versions count after the newer memory's, newest first", async () => {
@@ -54,12 +55,8 @@ describe("vector retention counts superseded memories as versions of the fact", 
     await addMemory(t, "I moved to Lisbon.");
     // Kept: Lisbon, Berlin v4, Berlin v3; deleted: Berlin v2 and v1.
     expect((await enforce(t)).versionsDeleted).toBe(2);
-    expect(
-      dbOf(t)
-        .query("SELECT version FROM memory_versions ORDER BY version DESC")
-        .all()
-        .map((r: any) => r.version),
-    ).toEqual([3]);
+    const versions = await rowsOf<{ version: number }>(t, "SELECT version FROM memory_versions ORDER BY version DESC");
+    expect(versions.map((r) => r.version)).toEqual([3]);
   });
 
   test("simulate plans the same removals without applying them", async () => {
@@ -67,7 +64,7 @@ describe("vector retention counts superseded memories as versions of the fact", 
     const r = await t.post("/governance/simulate", {});
     expect(r.status).toBe(200);
     expect(r.body.recordsAffected).toBeGreaterThanOrEqual(2);
-    expect(rows()).toHaveLength(3);
+    expect(await rows()).toHaveLength(3);
   });
 });
 
@@ -77,14 +74,13 @@ describe("erasure", () => {
     await addMemory(t, "I have a dog named Rex.");
     const r = await t.post("/delete_all_memories", { user_id: "u", cascade: true });
     expect(r.body.deleted_count).toBe(4);
-    const db = dbOf(t);
-    expect(db.query("SELECT count(*) AS n FROM memories").get()).toEqual({ n: 0 });
-    expect(db.query("SELECT count(*) AS n FROM memory_facts").get()).toEqual({ n: 0 });
+    expect(await count("memories")).toBe(0);
+    expect(await count("memory_facts")).toBe(0);
   });
 
   test("deleting one memory removes its facts with it", async () => {
     const rex = await addMemory(t, "I have a dog named Rex.");
     await t.request("DELETE", `/delete_memory?user_id=u&memory_id=${rex}`);
-    expect(dbOf(t).query("SELECT count(*) AS n FROM memory_facts").get()).toEqual({ n: 0 });
+    expect(await count("memory_facts")).toBe(0);
   });
 });
