@@ -100,8 +100,12 @@ export const precision = (t: Tally) => (t.tp + t.fp ? t.tp / (t.tp + t.fp) : 1);
 export const recall = (t: Tally) => (t.tp + t.fn ? t.tp / (t.tp + t.fn) : 1);
 
 export function table(r: EvalResult, splits: string[]): string {
+  // No decision taken (or none expected) has no precision (recall): "–", not a perfect score.
+  const ratio = (n: number, of: number) => (of ? (n / of).toFixed(2) : "–");
   const cell = (t: Tally | undefined) =>
-    t ? `${precision(t).toFixed(2)} / ${recall(t).toFixed(2)} (${t.tp}/${t.tp + t.fp}/${t.tp + t.fn})` : "–";
+    t
+      ? `${ratio(t.tp, t.tp + t.fp)} / ${ratio(t.tp, t.tp + t.fn)} (${t.tp}/${t.tp + t.fp}/${t.tp + t.fn})`
+      : "no cases";
   const rows = [
     `| attribute | ${splits.map((s) => `${s}: precision / recall (right/taken/expected)`).join(" | ")} |`,
     `|---|${splits.map(() => "---").join("|")}|`,
