@@ -4,28 +4,12 @@
 import { beforeEach, afterEach, describe, expect, test } from "bun:test";
 import type { NewFactRow, NewMemory, Repos } from "~/store/store";
 import type { RepoEngine } from "./repos.contract";
+import { newMemory, NOW } from "../support/memory-rows";
 
-const NOW = 1_800_000_000_000;
+/** The contracts' memory, stating facts. */
+const memory = (id: string, text: string, o: Partial<NewMemory> = {}) => newMemory(id, text, { has_facts: 1, ...o });
+
 const SCOPE = { userId: "alice", agentId: "a1", sessionId: "" };
-
-const memory = (id: string, text: string, o: Partial<NewMemory> = {}): NewMemory => ({
-  id,
-  user_id: "alice",
-  agent_id: "a1",
-  session_id: "",
-  memory: text,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: NOW,
-  retain_until: null,
-  text_key: null,
-  has_facts: 1,
-  ...o,
-});
 const home = (value: string): NewFactRow => ({
   subject: "user",
   attribute: "home",
