@@ -14,7 +14,7 @@ import { sessionRoutes } from "./http/sessions.routes";
 import { docsRoutes, isDocsPath } from "./http/docs.routes";
 import { createMcpHandler } from "./mcp/mount";
 import { createOpenMemoryMount } from "./mcp/openmemory";
-import { adminRoutes } from "./http/admin.routes";
+import { adminRoutes, auditRoutes } from "./http/admin.routes";
 import { makeAuthenticator } from "./http/auth";
 import { hidden, principalOf } from "./http/access";
 import { ACCESS } from "./identity/access";
@@ -31,6 +31,7 @@ export function createApp(s: Services) {
     graphRoutes(s),
     sessionRoutes(s),
     adminRoutes(s),
+    auditRoutes(s),
   ];
   const app = router();
   installPipeline(app, {

@@ -27,6 +27,7 @@ import { SessionsService } from "./sessions/sessions.service";
 import { KeysService } from "./identity/keys.service";
 import { RequestLimits } from "./identity/request-limits";
 import { OidcVerifier } from "./identity/oidc";
+import { RequestAudit } from "./identity/request-audit";
 import { GraphService } from "./graph/graph.service";
 import { EmbeddedGraph } from "./graph/embedded-graph";
 import { MirroredGraph } from "./graph/mirrored-graph";
@@ -107,6 +108,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const keys = new KeysService(store, clock, logger, config.orgId);
   const limits = new RequestLimits(store, config.rateLimit);
   const tokens = oidcVerifierOf(config);
+  const audit = new RequestAudit(store, clock, () => governance.audit.flush());
   return {
     config,
     logger,
@@ -124,6 +126,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     keys,
     limits,
     ...(tokens ? { tokens } : {}),
+    audit,
     close: once(async () => {
       await governance.close();
       await keys.close();

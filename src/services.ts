@@ -12,6 +12,7 @@ import type { SessionsService } from "~/sessions/sessions.service";
 import type { KeysService } from "~/identity/keys.service";
 import type { RequestLimits } from "~/identity/request-limits";
 import type { OidcVerifier } from "~/identity/oidc";
+import type { RequestAudit } from "~/identity/request-audit";
 
 /** The store as /health and /ready report it. */
 export interface StoreStatus {
@@ -38,4 +39,5 @@ export interface Services {
   limits: RequestLimits;
   /** OIDC bearer tokens, when an issuer is configured. */
   tokens?: OidcVerifier;
+  audit: RequestAudit;
 }

@@ -1,10 +1,12 @@
-// The audit log of SPEC §5.5: when the organization's policy has compliance.auditLogging,
-// every API call is recorded. Writes are buffered and flushed in one transaction every
+// The audit log of SPEC §5.5 and §8: every request authenticated by a key or token is recorded (reads
+// included); with auth off (the local operator), every API call when the organization's policy has
+// compliance.auditLogging. Writes are buffered and flushed in one transaction every
 // 250 ms so auditing costs the request path a push onto an array, not a disk write; the policy
 // check runs meanwhile, and rows keep the order of the calls.
 import type { AuditRow, Store } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
+import type { Principal } from "~/shared/principal";
 import { GovernanceValidationError } from "~/shared/errors";
 import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
@@ -18,6 +20,11 @@ export interface AuditCall {
   status: number;
   userId?: string;
   memorySpaceId?: string;
+  /** Who asked (SPEC §8); absent when the request was not authenticated. */
+  principal?: Pick<Principal, "org" | "id" | "kind">;
+  /** The route template that answered. */
+  route?: string;
+  durationMs?: number;
 }
 
 export class AuditLog {
@@ -59,22 +66,28 @@ export class AuditLog {
   }
 
   private async rowOf(call: AuditCall, at: number): Promise<AuditRow | null> {
+    const p = call.principal;
+    const who = p ? { principal: p.id, route: call.route ?? null, duration_ms: call.durationMs ?? null } : {};
+    // A key or a token: always, in its own organization. The local operator: as the policy says.
+    if (p && p.kind !== "local") return { at, organization_id: p.org, ...this.common(call), ...who };
     try {
       const org = call.memorySpaceId ? await this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
       if (!(await this.policies.forOrg(org)).policy.compliance.auditLogging) return null;
-      return {
-        at,
-        organization_id: org,
-        memory_space_id: call.memorySpaceId ?? null,
-        user_id: call.userId ?? null,
-        method: call.method,
-        path: call.path,
-        status: call.status,
-      };
+      return { at, organization_id: org, ...this.common(call), ...who };
     } catch (e) {
       this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });
       return null;
     }
+  }
+
+  private common(call: AuditCall) {
+    return {
+      memory_space_id: call.memorySpaceId ?? null,
+      user_id: call.userId ?? null,
+      method: call.method,
+      path: call.path,
+      status: call.status,
+    };
   }
 
   async flush(): Promise<void> {

@@ -33,6 +33,12 @@ export function userScopeOf(request: Request): UserScope {
   return r.scope;
 }
 
+/** The user a request acted on, when its route's rule resolved one (the audit log's target user). */
+export function targetUserOf(request: Request): string | undefined {
+  const r = scopes.get(request);
+  return r?.kind === "user" ? r.scope.userId : undefined;
+}
+
 /** The organization scope the route's rule resolved. */
 export function orgScopeOf(request: Request): OrgScope {
   const r = scopes.get(request);

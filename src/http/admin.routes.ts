@@ -1,10 +1,11 @@
-// Key administration (SPEC §8): an admin key creates, lists and revokes the identity keys of its own
-// organization. The secret of a new key is in the creation answer only.
+// Administration of an organization (SPEC §8), admin keys only: the identity keys (create, list,
+// revoke; the secret of a new key is in the creation answer only) and the request audit log.
 import { router } from "./router";
 import type { Services } from "~/services";
 import { spec, type RouteSpec } from "./route-spec";
 import { orgScopeOf } from "./access";
 import { ACCESS } from "~/identity/access";
+import { AuditPage, AuditPageInput } from "~/identity/audit.schema";
 import { CreateKeyInput, CreateKeyResponse, KeyListResponse, KeyPath, RevokeKeyResponse } from "~/identity/keys.schema";
 
 const doc = <const S extends Omit<RouteSpec, "tag" | "summary" | "access">>(summary: string, s: S) =>
@@ -39,3 +40,17 @@ export const adminRoutes = (s: Services) =>
         errors: ["NOT_FOUND"],
       }),
     );
+
+export const auditRoutes = (s: Services) =>
+  router().get(
+    "/audit",
+    ({ query, request }) => s.audit.page(orgScopeOf(request).org, query),
+    doc("The organization's request audit log, oldest first", {
+      description:
+        "Every request authenticated by a key or token (reads included): time, principal, method, route, target user, " +
+        "status, duration. Filters: from/to (ISO date or epoch ms), principal, user_id; next_cursor pages on.",
+      query: AuditPageInput,
+      response: AuditPage,
+      writes: false,
+    }),
+  );

@@ -7,7 +7,8 @@ import type { Logger } from "~/shared/logger";
 import { mayHoldLoneSurrogate, wellFormed } from "~/shared/well-formed";
 import { errorResponse, fromElysia, internalError } from "./errors";
 import type { Authentication } from "./auth";
-import { installAccess, setPrincipal } from "./access";
+import { installAccess, principalOf, setPrincipal, targetUserOf } from "./access";
+import type { Principal } from "~/shared/principal";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
 import { readBodyText } from "./read-body";
@@ -175,6 +176,9 @@ export interface CallRecord {
   status: number;
   userId?: string;
   memorySpaceId?: string;
+  principal?: Principal;
+  route?: string;
+  durationMs?: number;
 }
 
 /**
@@ -203,7 +207,7 @@ export function instrument(
     const ms = performance.now() - t0;
     o.metrics.record(request.method, routeOf.get(request) ?? "(unmatched)", res.status, ms);
     const url = new URL(request.url);
-    const userId = url.searchParams.get("user_id") ?? userOf.get(request);
+    const userId = targetUserOf(request) ?? url.searchParams.get("user_id") ?? userOf.get(request);
     if (o.logger.enabled("debug"))
       o.logger.debug("request", {
         method: request.method,
@@ -219,6 +223,9 @@ export function instrument(
         status: res.status,
         userId: userId ?? undefined,
         memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request),
+        principal: principalOf(request),
+        route: routeOf.get(request),
+        durationMs: ms,
       });
     return res;
   };

@@ -96,7 +96,14 @@ export type {
   UserVersion,
 } from "./repos/layer-repos";
 export type { SessionRow, SessionScope } from "./repos/session-repo";
-export type { ScopeKind, EnforcementLogRow, DeletionRequestRow, AuditRow } from "./repos/governance-repo";
+export type {
+  ScopeKind,
+  EnforcementLogRow,
+  DeletionRequestRow,
+  AuditRow,
+  AuditPageQuery,
+  StoredAuditRow,
+} from "./repos/governance-repo";
 export type {
   VersionInfo,
   ConversationInfo,

@@ -73,7 +73,11 @@ export const TABLES: TableSpec[] = [
     ["id"],
     "id, org_id, role, user_id, agent_id, name, secret_hash, created_at, expires_at, last_used_at, revoked_at",
   ),
-  t("audit_log", ["id"], "id, at, organization_id, memory_space_id, user_id, method, path, status"),
+  t(
+    "audit_log",
+    ["id"],
+    "id, at, organization_id, memory_space_id, user_id, method, path, status, principal, route, duration_ms",
+  ),
   t(
     "sessions",
     ["id"],

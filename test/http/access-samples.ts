@@ -132,6 +132,7 @@ export const SAMPLES: Record<string, Sample> = {
   "POST /admin/keys": () => ({ path: "/admin/keys", body: { role: "member", user_id: "carol" } }),
   "GET /admin/keys": () => ({ path: "/admin/keys" }),
   "DELETE /admin/keys/:id": (f) => ({ path: `/admin/keys/${f.keyId}` }),
+  "GET /audit": () => ({ path: "/audit", query: { limit: "5" } }),
 
   // The MCP transports: any caller with a valid key; each tool call then applies its own rule.
   "ALL /mcp": () => ({ path: "/mcp", body: LIST_TOOLS, headers: MCP_HEADERS }),

@@ -143,6 +143,7 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   });
   await c.get("/admin/keys", {});
   await c.delete("/admin/keys/{id}", { path: { id: created.id } });
+  await c.get("/audit", { query: { user_id: user, limit: 10 } });
   await c.post("/delete_all_memories", { body: { user_id: user, cascade: true } });
   return c.exchanges;
 }

@@ -714,6 +714,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's request audit log, oldest first
+         * @description Every request authenticated by a key or token (reads included): time, principal, method, route, target user, status, duration. Filters: from/to (ISO date or epoch ms), principal, user_id; next_cursor pages on.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9991,6 +10011,150 @@ export interface operations {
                      *       "success": false,
                      *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
                      *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries at or after this time (default: the beginning): an ISO date or epoch ms
+                 * @example 2026-06-01T00:00:00Z
+                 */
+                from?: string;
+                /** @description Entries at or before this time (default: now): an ISO date or epoch ms */
+                to?: string;
+                /**
+                 * @description Only this principal's requests: a key id, shared:<n>, oidc:<subject>
+                 * @example 3f9a0c1d2e4b5a69
+                 */
+                principal?: string;
+                /** @description Only requests that acted on this user (an erased user's pseudonym finds theirs) */
+                user_id?: string;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Page size, 1–1000 (default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "results": [
+                     *         {
+                     *           "at": "2026-06-01T09:30:00.000Z",
+                     *           "organization_id": "acme",
+                     *           "principal": "3f9a0c1d2e4b5a69",
+                     *           "method": "POST",
+                     *           "route": "/search_memory",
+                     *           "path": "/search_memory",
+                     *           "user_id": "alice",
+                     *           "memory_space_id": null,
+                     *           "status": 200,
+                     *           "duration_ms": 4.2
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        results: {
+                            /** Format: date-time */
+                            at: string;
+                            organization_id: string;
+                            principal: string | null;
+                            method: string;
+                            route: string | null;
+                            path: string;
+                            user_id: string | null;
+                            memory_space_id: string | null;
+                            status: number;
+                            duration_ms: number | null;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

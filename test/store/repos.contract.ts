@@ -329,6 +329,44 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(await e.tx((r) => r.rateLimits.peek("authfail:1.2.3.4", NOW, W))).toEqual({ current: 0, previous: 1 });
     });
 
+    test("the audit log pages one organization's entries by id, filtered by time, principal and user", async () => {
+      const row = (at: number, org: string, principal: string | null, user: string | null) => ({
+        at,
+        organization_id: org,
+        memory_space_id: null,
+        user_id: user,
+        method: "GET",
+        path: "/list_memories",
+        status: 200,
+        principal,
+        route: "/list_memories",
+        duration_ms: 1.5,
+      });
+      await e.tx((r) =>
+        r.governance.insertAudit([
+          row(NOW, "org-a", "k1", "alice"),
+          row(NOW + 1, "org-b", "k1", "alice"),
+          row(NOW + 2, "org-a", "k2", "bob"),
+          row(NOW + 3, "org-a", "k1", "alice"),
+          { ...row(NOW + 4, "org-a", null, null), principal: undefined, route: undefined, duration_ms: undefined },
+        ]),
+      );
+      const q = { orgId: "org-a", from: 0, to: NOW + 10, limit: 10 };
+      const all = await e.tx((r) => r.governance.auditPage(q));
+      expect(all.map((a) => [a.at - NOW, a.principal, a.user_id, a.duration_ms])).toEqual([
+        [0, "k1", "alice", 1.5],
+        [2, "k2", "bob", 1.5],
+        [3, "k1", "alice", 1.5],
+        [4, null, null, null],
+      ]);
+      const k1 = await e.tx((r) => r.governance.auditPage({ ...q, principal: "k1", userId: "alice", limit: 1 }));
+      expect(k1.map((a) => a.at - NOW)).toEqual([0]);
+      const next = await e.tx((r) => r.governance.auditPage({ ...q, principal: "k1", after: k1[0]!.id }));
+      expect(next.map((a) => a.at - NOW)).toEqual([3]);
+      const window = await e.tx((r) => r.governance.auditPage({ ...q, from: NOW + 2, to: NOW + 3 }));
+      expect(window.map((a) => a.at - NOW)).toEqual([2, 3]);
+    });
+
     test("deleting memories takes their vectors, versions and mentions with them", async () => {
       const gone = await e.tx((r) => r.memories.deleteForUser("alice", "a1", Infinity, NOW));
       expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);

@@ -2,7 +2,9 @@
 // registrations, the enforcement log, deletion requests and the audit log.
 import type { Pg } from "./connection";
 import type {
+  AuditPageQuery,
   AuditRow,
+  StoredAuditRow,
   DeletionRequestRow,
   EnforcementLogRow,
   GovernanceRepo,
@@ -133,8 +135,10 @@ export class PgGovernanceRepo implements GovernanceRepo {
     if (!rows.length) return;
     const col = <K extends keyof AuditRow>(k: K) => rows.map((r) => r[k]);
     await this.pg.run(
-      `INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
+      `INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status, principal, route,
+         duration_ms)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+         $8::text[], $9::text[], $10::float8[])`,
       [
         col("at"),
         col("organization_id"),
@@ -143,6 +147,9 @@ export class PgGovernanceRepo implements GovernanceRepo {
         col("method"),
         col("path"),
         col("status"),
+        rows.map((r) => r.principal ?? null),
+        rows.map((r) => r.route ?? null),
+        rows.map((r) => r.duration_ms ?? null),
       ],
     );
   }
@@ -152,6 +159,18 @@ export class PgGovernanceRepo implements GovernanceRepo {
       `SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log
        WHERE organization_id = $1 AND at >= $2 AND at <= $3 ORDER BY at, id LIMIT $4`,
       [orgId, from, to, limit],
+    );
+  }
+
+  auditPage(q: AuditPageQuery): Promise<StoredAuditRow[]> {
+    const params: unknown[] = [q.orgId, q.from, q.to, q.after ?? 0];
+    const principal = q.principal !== undefined ? ` AND principal = $${params.push(q.principal)}` : "";
+    const user = q.userId !== undefined ? ` AND user_id = $${params.push(q.userId)}` : "";
+    return this.pg.all(
+      `SELECT id, at, organization_id, memory_space_id, user_id, method, path, status, principal, route, duration_ms
+       FROM audit_log WHERE organization_id = $1 AND at >= $2 AND at <= $3 AND id > $4${principal}${user}
+       ORDER BY id LIMIT $${params.push(q.limit)}`,
+      params,
     );
   }
 }

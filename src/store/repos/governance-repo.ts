@@ -37,6 +37,30 @@ export interface AuditRow {
   method: string;
   path: string;
   status: number;
+  /** Who asked: a key id, "shared:<n>", "oidc:<subject>"; null for governance changes. */
+  principal?: string | null;
+  /** The route template that answered (e.g. /memories/:id/versions). */
+  route?: string | null;
+  duration_ms?: number | null;
+}
+
+/** An audit row as stored, with the id its cursor pages by. */
+export type StoredAuditRow = AuditRow & {
+  id: number;
+  principal: string | null;
+  route: string | null;
+  duration_ms: number | null;
+};
+
+/** A page of one organization's audit log, oldest first, after the row id `after`. */
+export interface AuditPageQuery {
+  orgId: string;
+  from: number;
+  to: number;
+  principal?: string;
+  userId?: string;
+  after?: number;
+  limit: number;
 }
 
 export interface GovernanceRepo {
@@ -63,4 +87,5 @@ export interface GovernanceRepo {
   oldestUnfulfilledRequest(): Promise<number | null>;
   insertAudit(rows: AuditRow[]): Promise<void>;
   audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]>;
+  auditPage(q: AuditPageQuery): Promise<StoredAuditRow[]>;
 }

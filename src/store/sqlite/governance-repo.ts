@@ -2,7 +2,9 @@
 // registrations, the enforcement log, deletion requests and the audit log.
 import type { Db } from "./connection";
 import type {
+  AuditPageQuery,
   AuditRow,
+  StoredAuditRow,
   DeletionRequestRow,
   EnforcementLogRow,
   GovernanceRepo,
@@ -127,9 +129,22 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
 
   async insertAudit(rows: AuditRow[]): Promise<void> {
     const ins = this.db.query(
-      "INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      `INSERT INTO audit_log (at, organization_id, memory_space_id, user_id, method, path, status, principal, route, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    for (const r of rows) ins.run(r.at, r.organization_id, r.memory_space_id, r.user_id, r.method, r.path, r.status);
+    for (const r of rows)
+      ins.run(
+        r.at,
+        r.organization_id,
+        r.memory_space_id,
+        r.user_id,
+        r.method,
+        r.path,
+        r.status,
+        r.principal ?? null,
+        r.route ?? null,
+        r.duration_ms ?? null,
+      );
   }
 
   async audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]> {
@@ -139,4 +154,20 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       )
       .all(orgId, from, to, limit);
   }
+
+  async auditPage(q: AuditPageQuery): Promise<StoredAuditRow[]> {
+    const params: (string | number)[] = [q.orgId, q.from, q.to, q.after ?? 0];
+    const principal = q.principal !== undefined ? (params.push(q.principal), " AND principal = ?") : "";
+    const user = q.userId !== undefined ? (params.push(q.userId), " AND user_id = ?") : "";
+    params.push(q.limit);
+    return this.db
+      .query<StoredAuditRow, (string | number)[]>(
+        `SELECT ${AUDIT_COLUMNS} FROM audit_log
+         WHERE organization_id = ? AND at >= ? AND at <= ? AND id > ?${principal}${user} ORDER BY id LIMIT ?`,
+      )
+      .all(...params);
+  }
 }
+
+const AUDIT_COLUMNS =
+  "id, at, organization_id, memory_space_id, user_id, method, path, status, principal, route, duration_ms";

@@ -161,6 +161,9 @@ export async function seed(store: Store): Promise<void> {
         method: "POST",
         path: "/v1/memories",
         status: 201,
+        principal: "k1",
+        route: "/v1/memories",
+        duration_ms: 2.25,
       },
       {
         at: NOW + 1,

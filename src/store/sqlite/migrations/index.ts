@@ -16,6 +16,7 @@ import m0014 from "./0014_rate_windows.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import m0015 from "./0015_memory_facts.sql" with { type: "text" };
+import m0016 from "./0016_request_audit.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -51,4 +52,5 @@ export const MIGRATIONS: Migration[] = [
   },
   { version: 14, name: "rate windows", sql: m0014 },
   { version: 15, name: "memory facts", sql: m0015, run: fillTextKeys },
+  { version: 16, name: "request audit", sql: m0016 },
 ];
