@@ -1,9 +1,12 @@
 // `engram keys` as an operator runs it (SPEC §8): a first admin key for a store that serves with
 // --auth and no MCP_API_KEY, listing, and a revocation that a running server applies at once.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { runCli } from "../support/cli";
 import { spawnServer, tempDir, type ServerProcess } from "../support/server-process";
+
+// Each test runs the binary several times (a second or more each on a busy machine): a bound, not a measurement.
+setDefaultTimeout(60_000);
 
 const servers: ServerProcess[] = [];
 afterAll(() => {
