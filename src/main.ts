@@ -160,7 +160,7 @@ function once(fn: () => Promise<void>): () => Promise<void> {
  */
 export async function openKeys(config: Config): Promise<{ keys: KeysService; close(): Promise<void> }> {
   const logger = loggerFor(config);
-  const store = await openSqliteStore({ path: config.storePath, ...connectionOptions(config), logger });
+  const store = await openStore(config, logger);
   const keys = new KeysService(store, systemClock, logger, config.orgId);
   return {
     keys,
