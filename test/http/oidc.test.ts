@@ -51,6 +51,16 @@ const claims = (o: Record<string, unknown> = {}) => ({
 });
 
 describe("tokens from the issuer", () => {
+  test("a token's requests are in the audit log under oidc:<subject>, with the user it acted as", async () => {
+    const token = await issuer.token("svc-reader");
+    expect((await t.get("/list_memories", bearer(token))).status).toBe(200);
+    const log = await t.get("/audit?principal=oidc:svc-reader", SHARED);
+    expect(log.status).toBe(200);
+    expect(log.body.results.map((e: Record<string, unknown>) => [e.principal, e.route, e.user_id, e.status])).toEqual([
+      ["oidc:svc-reader", "/list_memories", "svc-reader", 200],
+    ]);
+  });
+
   test("a member's token acts as its subject in its organization", async () => {
     const token = await issuer.token("svc-member");
     expect((await t.post("/add_memories", { memory: "the build runs nightly" }, bearer(token))).status).toBe(200);
