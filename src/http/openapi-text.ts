@@ -57,8 +57,8 @@ export const ERROR_TEXT: Record<AppErrorCode | "GOVERNANCE", { when: string; exa
     example: envelope("UNSUPPORTED_MEDIA_TYPE", "request body must be JSON with Content-Type: application/json"),
   },
   RATE_LIMITED: {
-    when: "too many requests (Retry-After says when to retry)",
-    example: envelope("RATE_LIMITED", "rate limit exceeded"),
+    when: "over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry)",
+    example: envelope("RATE_LIMITED", "rate limit of 600/m exceeded; retry in 12 s"),
   },
   INTERNAL_ERROR: {
     when: "a bug; the log holds the details under the request id",
@@ -66,7 +66,7 @@ export const ERROR_TEXT: Record<AppErrorCode | "GOVERNANCE", { when: string; exa
   },
   NOT_IMPLEMENTED: { when: "not built yet", example: envelope("NOT_IMPLEMENTED", "not implemented") },
   UNAVAILABLE: {
-    when: "a dependency is down (search workers restarting, Neo4j unreachable)",
+    when: "a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token)",
     example: envelope("UNAVAILABLE", "the graph database is unavailable"),
   },
   STORAGE_FULL: {

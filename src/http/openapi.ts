@@ -24,7 +24,12 @@ export function errorsOf(s: RouteSpec, method: string): Code[] {
   if (s.governance) codes.add("GOVERNANCE");
   if (s.body || s.governance?.body)
     for (const c of ["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(c);
-  if (s.access.kind !== "public") codes.add("UNAUTHORIZED");
+  if (s.access.kind !== "public") {
+    codes.add("UNAUTHORIZED");
+    // Authentication's own answers (SPEC §8): the rate limits, and an OIDC issuer that cannot be reached.
+    codes.add("RATE_LIMITED");
+    codes.add("UNAVAILABLE");
+  }
   // The pipeline checks Host and Origin on every request (http/host-check.ts), and every rule but
   // `public` may refuse a key's role or binding (SPEC §8).
   codes.add("FORBIDDEN");
@@ -47,6 +52,9 @@ function errorResponses(s: RouteSpec, method: string): Json {
         .map((c) => `${c === "GOVERNANCE" ? GOVERNANCE_ERROR_CODES.join(" | ") : c}: ${ERROR_TEXT[c].when}`)
         .join("; "),
       ...(status === 401 ? { headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } } } : {}),
+      ...(status === 429
+        ? { headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } } }
+        : {}),
       content: { "application/json": { schema: ERROR_REF, example: ERROR_TEXT[first].example } },
     };
   }

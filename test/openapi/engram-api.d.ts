@@ -2397,7 +2397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2503,6 +2503,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -2514,6 +2532,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2671,6 +2705,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -2682,6 +2734,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2846,6 +2914,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -2862,7 +2948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,6 +3072,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -2997,6 +3101,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3124,6 +3244,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3135,6 +3273,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3270,6 +3424,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3281,6 +3453,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3459,6 +3647,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3470,6 +3676,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3610,6 +3832,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3621,6 +3861,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3757,6 +4013,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3768,6 +4042,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3952,6 +4242,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -3963,6 +4271,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4086,6 +4410,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4097,6 +4439,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4252,6 +4610,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4263,6 +4639,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4467,6 +4859,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4478,6 +4888,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4617,6 +5043,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4628,6 +5072,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4755,6 +5215,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4766,6 +5244,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4948,6 +5442,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -4959,6 +5471,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5092,6 +5620,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -5103,6 +5649,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5236,6 +5798,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -5247,6 +5827,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5417,6 +6013,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -5428,6 +6042,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5552,6 +6182,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -5563,6 +6211,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5772,6 +6436,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -5783,6 +6465,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6149,6 +6847,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -6160,6 +6876,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6266,6 +6998,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -6277,6 +7027,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6554,6 +7320,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -6565,6 +7349,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6771,6 +7571,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -6782,6 +7600,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6929,6 +7763,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -6940,6 +7792,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7232,6 +8100,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7243,6 +8129,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7414,6 +8316,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7425,6 +8345,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7532,6 +8468,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7543,6 +8497,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7650,6 +8620,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7661,6 +8649,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7769,6 +8773,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7785,7 +8807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7965,6 +8987,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -7981,7 +9021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8187,6 +9227,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -8203,7 +9261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8430,6 +9488,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -8446,7 +9522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable) */
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8574,6 +9650,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -8585,6 +9679,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8754,6 +9864,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -8765,6 +9893,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8909,6 +10053,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -8920,6 +10082,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9064,6 +10242,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9075,6 +10271,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9215,6 +10427,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9226,6 +10456,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9404,6 +10650,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9415,6 +10679,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9593,6 +10873,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9604,6 +10902,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9697,6 +11011,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9708,6 +11040,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9853,6 +11201,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9864,6 +11230,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9984,6 +11366,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -9995,6 +11395,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10144,6 +11560,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
             500: {
                 headers: {
@@ -10155,6 +11589,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
                      *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
