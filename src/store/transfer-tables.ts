@@ -4,6 +4,7 @@
 // (store/<engine>/transfer-side.ts), each over one transaction. Vectors and the keyword index are copied
 // apart (transfer.ts): each engine stores them in its own way. A test checks that every column of either
 // schema is listed here or named below as one engine's own, so a new migration cannot be left out silently.
+import type { VectorRow } from "./repos/vector-repo";
 
 export interface TableSpec {
   name: string;
@@ -115,6 +116,41 @@ export const ENGINE_ONLY = {
   /** Columns computed by the engine itself. */
   columns: { postgres: { memories: ["fts"] } as Record<string, string[]> },
 };
+
+/**
+ * One keyset page of a table in key order: its portable columns, a column the engine lacks read from the
+ * parent row (DERIVED) or NULL. `slot(i)`: the engine's i-th parameter ("?" or "$1").
+ */
+export function pageSql(
+  t: TableSpec,
+  has: (column: string) => boolean,
+  after: boolean,
+  limit: number,
+  slot: (i: number) => string,
+): string {
+  const cols = t.columns.map((c) =>
+    has(c) ? `x.${c}` : DERIVED[t.name]?.[c] ? `(${DERIVED[t.name]![c]}) AS ${c}` : `NULL AS ${c}`,
+  );
+  const key = t.key.map((k) => `x.${k}`).join(", ");
+  const where = after ? `WHERE (${key}) > (${t.key.map((_, i) => slot(i + 1)).join(", ")})` : "";
+  return `SELECT ${cols.join(", ")} FROM ${t.name} x ${where} ORDER BY ${key} LIMIT ${limit}`;
+}
+
+/** Copied vectors as a vector index takes them: with the filter columns of their (already copied) memories. */
+export function vectorRowsOf(
+  memories: { rowid: number; user_id: string; agent_id: string; session_id: string; expires_at: number | null }[],
+  vectors: [number, Float32Array | null][],
+): VectorRow[] {
+  const byRowid = new Map(vectors);
+  return memories.map((m) => ({
+    rowid: m.rowid,
+    userId: m.user_id,
+    agentId: m.agent_id,
+    sessionId: m.session_id,
+    expiresAt: m.expires_at,
+    vector: byRowid.get(m.rowid) ?? null,
+  }));
+}
 
 export type Row = Record<string, unknown>;
 export type Vectors = Map<number, Float32Array | null>;

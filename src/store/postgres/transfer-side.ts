@@ -7,9 +7,9 @@ import type { Logger } from "~/shared/logger";
 import { openPool, parsePgUrl, Pg, quoteIdent, storeError, type Client } from "./connection";
 import { migratePostgres } from "./migrate";
 import { PgVectorRepo } from "./vector-repo";
-import type { VectorRow } from "../repos/vector-repo";
 import {
-  DERIVED,
+  pageSql,
+  vectorRowsOf,
   TABLES,
   type Endpoint,
   type Row,
@@ -43,13 +43,14 @@ class PostgresSide implements TargetSide {
 
   async rows(t: TableSpec, after: unknown[] | null, limit: number): Promise<Row[]> {
     const have = await this.has(t.name);
-    const cols = t.columns.map((c) =>
-      have.has(c) ? `x.${c}` : DERIVED[t.name]?.[c] ? `(${DERIVED[t.name]![c]}) AS ${c}` : `NULL AS ${c}`,
-    );
-    const key = t.key.map((k) => `x.${k}`).join(", ");
-    const where = after ? `WHERE (${key}) > (${t.key.map((_, i) => `$${i + 1}`).join(", ")})` : "";
     const rows = await this.pg.all<Row>(
-      `SELECT ${cols.join(", ")} FROM ${t.name} x ${where} ORDER BY ${key} LIMIT ${limit}`,
+      pageSql(
+        t,
+        (c) => have.has(c),
+        !!after,
+        limit,
+        (i) => `$${i}`,
+      ),
       after ?? [],
     );
     // The portable row says true/false as SQLite does: 1/0.
@@ -140,7 +141,6 @@ class PostgresSide implements TargetSide {
   }
 
   async putVectors(model: string, _dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
-    const vectors = new Map(rows);
     const memories = await this.pg.all<{
       rowid: number;
       user_id: string;
@@ -150,15 +150,7 @@ class PostgresSide implements TargetSide {
     }>("SELECT rowid, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid = ANY($1::bigint[])", [
       rows.map((r) => r[0]),
     ]);
-    const out: VectorRow[] = memories.map((m) => ({
-      rowid: m.rowid,
-      userId: m.user_id,
-      agentId: m.agent_id,
-      sessionId: m.session_id,
-      expiresAt: m.expires_at,
-      vector: vectors.get(m.rowid) ?? null,
-    }));
-    await new PgVectorRepo(this.pg).upsert({ model, key: model }, out);
+    await new PgVectorRepo(this.pg).upsert({ model, key: model }, vectorRowsOf(memories, rows));
   }
 }
 

@@ -8,9 +8,9 @@ import { openSqliteStore, type SqliteStore } from "./sqlite-store";
 import { reindexAll } from "./fts-repo";
 import { indexOfTable, openVectorIndex } from "./vector-indexes";
 import { modelHash } from "./vector-index";
-import type { VectorRow } from "../repos/vector-repo";
 import {
-  DERIVED,
+  pageSql,
+  vectorRowsOf,
   TABLES,
   type Endpoint,
   type Row,
@@ -53,13 +53,16 @@ class SqliteSide implements TargetSide {
 
   async rows(t: TableSpec, after: unknown[] | null, limit: number): Promise<Row[]> {
     const have = this.has(t.name);
-    const cols = t.columns.map((c) =>
-      have.has(c) ? `x.${c}` : DERIVED[t.name]?.[c] ? `(${DERIVED[t.name]![c]}) AS ${c}` : `NULL AS ${c}`,
-    );
-    const key = t.key.map((k) => `x.${k}`).join(", ");
-    const where = after ? `WHERE (${key}) > (${t.key.map(() => "?").join(", ")})` : "";
     return this.db
-      .query<Row, any[]>(`SELECT ${cols.join(", ")} FROM ${t.name} x ${where} ORDER BY ${key} LIMIT ${limit}`)
+      .query<Row, any[]>(
+        pageSql(
+          t,
+          (c) => have.has(c),
+          !!after,
+          limit,
+          () => "?",
+        ),
+      )
       .all(...((after ?? []) as any[]));
   }
 
@@ -145,21 +148,12 @@ class SqliteSide implements TargetSide {
 
   async putVectors(model: string, dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
     const index = openVectorIndex(this.db, this.store.vectorIndex, model, dimensions);
-    const vectors = new Map(rows);
     const memories = this.db
       .query<{ rowid: number; user_id: string; agent_id: string; session_id: string; expires_at: number | null }, []>(
         `SELECT rowid, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid IN (${rows.map((r) => r[0]).join(",")})`,
       )
       .all();
-    const out: VectorRow[] = memories.map((m) => ({
-      rowid: m.rowid,
-      userId: m.user_id,
-      agentId: m.agent_id,
-      sessionId: m.session_id,
-      expiresAt: m.expires_at,
-      vector: vectors.get(m.rowid) ?? null,
-    }));
-    index.upsert(out);
+    index.upsert(vectorRowsOf(memories, rows));
   }
 }
 

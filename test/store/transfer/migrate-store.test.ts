@@ -17,6 +17,7 @@ import { ENGINE_ONLY, TABLES, DERIVED } from "~/store/transfer-tables";
 import { silentLogger } from "~/shared/logger";
 import type { Store } from "~/store/store";
 import { axis, NOW, seed } from "./seed";
+import { newMemory } from "../../support/memory-rows";
 
 const logger = silentLogger();
 const lite = (path: string) => sqliteEndpoint(path, { nativeCacheDir: NATIVE_CACHE, logger });
@@ -46,21 +47,7 @@ async function serves(store: Store) {
       filter,
       (await r.vectors.rank(space, filter, axis(1), 1)).map((h) => h.rowid),
     );
-    const next = await r.memories.insert({
-      id: "new",
-      user_id: "alice",
-      agent_id: "agent",
-      session_id: "",
-      memory: "written after the copy",
-      metadata: "{}",
-      importance: 50,
-      source_type: "tool",
-      expires_at: null,
-      conversation_ref: null,
-      immutable_ref: null,
-      created_at: NOW + 30,
-      retain_until: null,
-    });
+    const next = await r.memories.insert(newMemory("new", "written after the copy", { created_at: NOW + 30 }));
     const versions = await r.memories.versions("alice", "m0");
     return { keyword: keyword.map((h) => h.id), nearest: nearest.map((h) => h.id), next, versions: versions.length };
   });

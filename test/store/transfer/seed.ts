@@ -2,24 +2,20 @@
 // seed fills either engine): memories with versions (and one deleted) and vectors of two models (one without a vector),
 // a superseded memory and the facts that ended it, layers, graph, governance, identity keys, sessions, audit.
 import type { NewMemory, Repos, Store } from "~/store/store";
+import { newMemory, NOW } from "../../support/memory-rows";
 
-export const NOW = 1_800_000_000_000;
+export { NOW };
 
-const memory = (id: string, user: string, text: string, at: number): NewMemory => ({
-  id,
-  user_id: user,
-  agent_id: "agent",
-  session_id: "",
-  memory: text,
-  metadata: `{"n":${at - NOW},"tag":"é ünïcode"}`,
-  importance: 60,
-  source_type: "tool",
-  expires_at: at === NOW + 3 ? NOW + 999_999 : null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: at,
-  retain_until: at === NOW ? NOW + 5_000 : null,
-});
+const memory = (id: string, user: string, text: string, at: number): NewMemory =>
+  newMemory(id, text, {
+    user_id: user,
+    agent_id: "agent",
+    metadata: `{"n":${at - NOW},"tag":"é ünïcode"}`,
+    importance: 60,
+    expires_at: at === NOW + 3 ? NOW + 999_999 : null,
+    created_at: at,
+    retain_until: at === NOW ? NOW + 5_000 : null,
+  });
 
 /** A unit vector pointing mostly along axis `i` (dimension 4). */
 export const axis = (i: number) => {
