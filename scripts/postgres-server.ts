@@ -82,7 +82,7 @@ trap 'exit 1' INT TERM HUP
 printf '%s\\n' "$PGPASS" > "$dir/pw"
 "$BIN/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pw" -A scram-sha-256 --auth-local=trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
 up() {
-  "$BIN/postgres" -D "$dir/data" -k "$dir" -p "$PORT" -c listen_addresses=127.0.0.1 -c max_connections=300 \\
+  "$BIN/postgres" -D "$dir/data" -k "$dir" -p "$PORT" -c listen_addresses=127.0.0.1 -c max_connections=1000 \\
     -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=64MB -c log_min_messages=fatal \\
     >>"$dir/server.log" 2>&1 &
   pid=$!

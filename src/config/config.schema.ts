@@ -48,7 +48,8 @@ export const ConfigSchema = Type.Object({
   storePoolSize: Type.Integer({
     env: "STORE_POOL_SIZE",
     flag: "store-pool-size",
-    minimum: 1,
+    // One connection holds the lock of scheduled work (Store.exclusive) while the work uses another.
+    minimum: 2,
     maximum: 1000,
     default: 10,
     description:

@@ -61,7 +61,16 @@ export class Enforcer {
   ) {}
 
   async enforce(options: unknown): Promise<EnforcementResult> {
-    const { scope, layers, rules } = validateEnforceOptions(options);
+    const checked = validateEnforceOptions(options);
+    // One enforcement at a time across every node of the store; one that waited finds what the first left.
+    return this.store.exclusive("enforcement", () => this.enforceNow(checked));
+  }
+
+  private async enforceNow({
+    scope,
+    layers,
+    rules,
+  }: ReturnType<typeof validateEnforceOptions>): Promise<EnforcementResult> {
     const t0 = performance.now();
     const now = this.clock.now();
     const units = await this.unitsOf(scope);

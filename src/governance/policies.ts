@@ -17,11 +17,16 @@ export interface Effective {
   explicit: boolean;
 }
 
-/** Policies change rarely and are read on every write: cache them briefly (another process's change shows within this). */
+/**
+ * Policies change rarely and are read on every write: cache them briefly. Another process's change drops
+ * the cache as soon as the store says so (Store.externalVersion: PostgreSQL's notifications, SQLite's
+ * data_version), and shows within this time at the latest.
+ */
 const CACHE_MS = 2000;
 
 export class PolicyService implements WriteGate, RetentionFloor {
   private readonly cache = new Map<string, { at: number; value: GovernancePolicyPatch | null }>();
+  private seenExternal = -1;
   private readonly mergedCache = new Map<
     string,
     { org: GovernancePolicyPatch | null; space: GovernancePolicyPatch | null; policy: PolicyRules }
@@ -174,6 +179,11 @@ export class PolicyService implements WriteGate, RetentionFloor {
 
   private async stored(kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
     const key = `${kind}:${id}`;
+    const external = this.store.externalVersion();
+    if (external !== this.seenExternal) {
+      this.seenExternal = external;
+      this.cache.clear();
+    }
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value;

@@ -43,6 +43,7 @@ export class SearchService {
   private readonly queryVectors = new LruCache<string, Float32Array | null>(2000);
   /** Per user: the common words, the size of the sample they came from, and the writes since. */
   private readonly commonByUser = new LruCache<string, { words: Set<string>; sample: number; writes: number }>(10_000);
+  private commonSeenExternal = -1;
   private reembed = { pending: 0, done: 0 };
   /** Durations for /metrics: a search's ranking (query embedding included; cache hits never get here), and each embedding call. */
   readonly timings = { search: new Histogram(), embed: { query: new Histogram(), store: new Histogram() } };
@@ -156,6 +157,12 @@ export class SearchService {
 
   /** The text to embed: the query without the words common to the user's memories (see query-focus.ts). */
   private async focus(filter: MemoryFilter, query: string): Promise<string> {
+    // Another process (node) changed the store: its writes are not counted here, so read every user again.
+    const external = this.store.externalVersion();
+    if (external !== this.commonSeenExternal) {
+      this.commonSeenExternal = external;
+      this.commonByUser.clear();
+    }
     let common = this.commonByUser.get(filter.userId);
     if (!common || common.writes >= refreshAfter(common.sample)) {
       const sample = await this.store.read((r) => r.memories.recentTexts(filter.userId, FOCUS_SAMPLE));

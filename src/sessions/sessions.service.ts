@@ -137,7 +137,9 @@ export class SessionsService {
   /** Persists idle and ended states that time has reached (the same states reads already show). */
   async expireIdle(input: SweepInput = {}): Promise<ExpireIdleResponse> {
     const now = this.clock.now();
-    const { idled, ended } = await this.store.write((tx) => this.settle(tx, scopeOf(input), now));
+    const { idled, ended } = await this.store.exclusive("session-sweeps", () =>
+      this.store.write((tx) => this.settle(tx, scopeOf(input), now)),
+    );
     return { success: true as const, idled, ended };
   }
 
@@ -145,18 +147,21 @@ export class SessionsService {
   cleanup(input: SweepInput = {}): Promise<CleanupResponse> {
     const now = this.clock.now();
     const scope = scopeOf(input);
-    return this.store.write(async (tx) => {
-      await this.settle(tx, scope, now);
-      let archived = 0;
-      let deleted = 0;
-      for (const space of await tx.sessions.terminalSpaces(scope)) {
-        const cut = cleanupCutoffs(await this.rules(space, tx), now);
-        if (cut.deleteEndedBy !== undefined) deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
-        if (cut.archiveEndedBy !== undefined)
-          archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
-      }
-      return { success: true as const, archived, deleted };
-    });
+    const sweep = () =>
+      this.store.write(async (tx) => {
+        await this.settle(tx, scope, now);
+        let archived = 0;
+        let deleted = 0;
+        for (const space of await tx.sessions.terminalSpaces(scope)) {
+          const cut = cleanupCutoffs(await this.rules(space, tx), now);
+          if (cut.deleteEndedBy !== undefined)
+            deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
+          if (cut.archiveEndedBy !== undefined)
+            archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
+        }
+        return { success: true as const, archived, deleted };
+      });
+    return this.store.exclusive("session-sweeps", sweep);
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */

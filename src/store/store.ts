@@ -62,6 +62,12 @@ export interface Store {
    * of the group fails), and each caller is answered after the shared commit.
    */
   group<T>(fn: Body<T>): Promise<T>;
+  /**
+   * Runs `fn` (which uses the store as usual) while no other run of the same `name` is under way on this
+   * store, in any process sharing it: scheduled work (enforcement, session sweeps) runs on one node at a
+   * time. A second caller waits, then runs and finds what the first left. SQLite: within this process.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Bytes the store takes (SQLite: the main file's pages, free ones included, not the WAL; PostgreSQL: the database). */
   sizeBytes(): Promise<number>;
   /**

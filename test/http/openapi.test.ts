@@ -58,7 +58,8 @@ describe("GET /swagger/json", () => {
     } finally {
       await fresh.close();
     }
-  });
+    // Every route once, on a fresh store: a budget, not a timing assertion (PostgreSQL takes longer).
+  }, 60_000);
 
   test("a route whose input schema leaves additionalProperties unsaid is refused when it is declared", () => {
     expect(() =>

@@ -24,7 +24,7 @@ export function sqliteOnly(reason: string): boolean {
 async function testStoreOptions(): Promise<{ options: ServerOptions; schema: TestSchema | null }> {
   if (TEST_STORE === "sqlite") return { options: { storeUrl: "sqlite::memory:" }, schema: null };
   const schema = await freshSchema("app");
-  return { options: { storeUrl: schema.url, storeMigrationUrl: schema.migrationUrl, storePoolSize: 4 }, schema };
+  return { options: { storeUrl: schema.url, storeMigrationUrl: schema.migrationUrl, storePoolSize: 2 }, schema };
 }
 
 export interface TestApp {

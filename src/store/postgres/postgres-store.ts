@@ -68,6 +68,28 @@ export class PostgresStore implements Store {
     return this.write(fn, scope);
   }
 
+  /**
+   * A session advisory lock on a connection of its own, named by schema and `name`, held while `fn` runs on
+   * the rest of the pool: another node's run of the same name waits for it. A node that dies mid-run
+   * loses its connection, and with it the lock.
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const key = `engram:${this.target.schema}:${name}`;
+    const conn = await this.pool.reserve().catch((e) => Promise.reject(storeError(e)));
+    try {
+      await conn.unsafe("SELECT pg_advisory_lock(hashtext($1))", [key]);
+    } catch (e) {
+      conn.release();
+      throw storeError(e);
+    }
+    try {
+      return await fn();
+    } finally {
+      await conn.unsafe("SELECT pg_advisory_unlock(hashtext($1))", [key]).catch(() => {});
+      conn.release();
+    }
+  }
+
   /** The user's memory change version (bumped by every change to their memories, on any node). */
   userChangeVersion(userId: string): Promise<number> {
     return this.changeVersion(userId);

@@ -57,6 +57,7 @@ export class SqliteStore implements Store {
   readonly vectorErasures: VectorErasure;
   private readonly repos: Repos;
   private readonly turns = new Turns();
+  private readonly exclusiveRuns = new Map<string, Promise<void>>();
   private readonly commits: GroupCommit;
   /** Which vector index serves: sqlite-vec where this connection loaded it, else the portable one. */
   readonly vectorIndex: VectorIndexKind;
@@ -110,6 +111,13 @@ export class SqliteStore implements Store {
     return this.commits.run(() => fn(this.repos));
   }
 
+  /** One process writes a SQLite file at a time in practice (the server): a queue per name in this process. */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.exclusiveRuns.get(name) ?? Promise.resolve()).then(fn, fn);
+    this.exclusiveRuns.set(name, run.then(noop, noop));
+    return run;
+  }
+
   async sizeBytes(): Promise<number> {
     const page = (p: "page_count" | "page_size") => (this.db.query(`PRAGMA ${p}`).get() as Record<string, number>)[p]!;
     return page("page_count") * page("page_size");
@@ -151,3 +159,5 @@ export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStor
   } else migrate(db);
   return new SqliteStore(db, o.logger);
 }
+
+const noop = () => {};
