@@ -207,7 +207,9 @@ export function instrument(
     const ms = performance.now() - t0;
     o.metrics.record(request.method, routeOf.get(request) ?? "(unmatched)", res.status, ms);
     const url = new URL(request.url);
-    const userId = targetUserOf(request) ?? url.searchParams.get("user_id") ?? userOf.get(request);
+    const principal = principalOf(request);
+    // The user the route's rule resolved; on a route without one (MCP), the user a bound key acts as.
+    const userId = targetUserOf(request) ?? principal?.userId ?? url.searchParams.get("user_id") ?? userOf.get(request);
     if (o.logger.enabled("debug"))
       o.logger.debug("request", {
         method: request.method,
@@ -223,7 +225,7 @@ export function instrument(
         status: res.status,
         userId: userId ?? undefined,
         memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request),
-        principal: principalOf(request),
+        principal,
         route: routeOf.get(request),
         durationMs: ms,
       });

@@ -99,6 +99,18 @@ describe("GET /audit", () => {
     expect(bo.results.map((e) => [e.principal, e.user_id])).toEqual([[admin.id, "bo"]]);
   });
 
+  test("an MCP call with a bound key is recorded under the key's user", async () => {
+    const { admin, member } = await withKeys();
+    const mcp = await t.post(
+      "/mcp",
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { ...bearer(member.key), accept: "application/json, text/event-stream" },
+    );
+    expect(mcp.status).toBe(200);
+    const { results } = await page(`?principal=${member.id}`, admin.key);
+    expect(results.map((e) => [e.method, e.route, e.user_id, e.status])).toEqual([["POST", "/mcp", "ana", 200]]);
+  });
+
   test("is for admins: a member key gets 403, no key 401", async () => {
     const { member } = await withKeys();
     expect((await t.get("/audit", bearer(member.key))).body).toEqual({
