@@ -8,24 +8,9 @@ import { openPostgresStore, SuperuserError, type PostgresStore } from "~/store/p
 import type { Change } from "~/store/postgres/changes";
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
 import { silentLogger } from "~/shared/logger";
-import type { NewMemory } from "~/store/store";
+import { NOW, newMemory } from "../../support/memory-rows";
 
-const NOW = 1_800_000_000_000;
-const memory = (id: string, user: string): NewMemory => ({
-  id,
-  user_id: user,
-  agent_id: "a",
-  session_id: "",
-  memory: `memory ${id}`,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: NOW,
-  retain_until: null,
-});
+const memory = (id: string, user: string) => newMemory(id, `memory ${id}`, { user_id: user, agent_id: "a" });
 
 const open = (s: TestSchema, node?: string) =>
   openPostgresStore({ url: s.url, migrationUrl: s.migrationUrl, poolSize: 3, node, logger: silentLogger() });
