@@ -10,9 +10,14 @@ import type { Principal } from "~/shared/principal";
 import { GovernanceValidationError } from "~/shared/errors";
 import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
+import { YEAR_MS } from "./durations";
 
 const FLUSH_MS = 250;
 const MAX_BUFFER = 10_000;
+/** Calls of an erased user still in flight when the erasure answered are recorded under the pseudonym. */
+const LATE_CALLS_MS = 60_000;
+/** Entries older than the organization's retention are deleted at most this often, at a flush. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface AuditCall {
   method: string;
@@ -31,6 +36,9 @@ export class AuditLog {
   /** Each call's row, or null when its organization's policy does not log calls; in call order. */
   private pending: Promise<AuditRow | null>[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Erased users: their calls recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym. */
+  private readonly erased = new Map<string, { pseudonym: string; until: number }>();
+  private prunedAt = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -91,15 +99,59 @@ export class AuditLog {
   }
 
   async flush(): Promise<void> {
+    if (this.clock.now() - this.prunedAt >= PRUNE_EVERY_MS) await this.pruneQuietly();
     if (!this.pending.length) return;
     const calls = this.pending;
     this.pending = [];
     const rows = (await Promise.all(calls)).filter((r): r is AuditRow => r !== null);
     if (!rows.length) return;
     try {
-      await this.store.write((tx) => tx.governance.insertAudit(rows));
+      // Named inside the write: an erasure that committed before it has told us its pseudonym by then.
+      await this.store.write((tx) => tx.governance.insertAudit(rows.map((r) => this.pseudonymized(r))));
     } catch (e) {
       this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
+    }
+  }
+
+  /** Called in an erasure's transaction, which rewrote the stored entries: the ones not yet written follow. */
+  forget(userId: string, pseudonym: string): void {
+    this.erased.set(userId, { pseudonym, until: this.clock.now() + LATE_CALLS_MS });
+  }
+
+  private pseudonymized(row: AuditRow): AuditRow {
+    const e = row.user_id === null ? undefined : this.erased.get(row.user_id);
+    if (!e) return row;
+    if (row.at < e.until) return { ...row, user_id: e.pseudonym };
+    if (this.clock.now() >= e.until) this.erased.delete(row.user_id!);
+    return row;
+  }
+
+  /**
+   * Deletes each organization's entries older than the retention of its compliance mode
+   * (compliance.dataRetentionYears of its effective policy); an erasure never deletes entries.
+   */
+  async prune(): Promise<number> {
+    const now = this.clock.now();
+    this.prunedAt = now;
+    const orgs = await this.store.read((r) => r.governance.auditOrganizations());
+    const limits = await Promise.all(
+      orgs.map(async (org) => ({
+        org,
+        before: now - (await this.policies.forOrg(org)).policy.compliance.dataRetentionYears * YEAR_MS,
+      })),
+    );
+    return this.store.write(async (tx) => {
+      let n = 0;
+      for (const { org, before } of limits) n += await tx.governance.pruneAudit(org, before);
+      return n;
+    });
+  }
+
+  private async pruneQuietly(): Promise<void> {
+    try {
+      await this.prune();
+    } catch (e) {
+      this.logger.error("audit log pruning failed", { error: (e as Error).message });
     }
   }
 

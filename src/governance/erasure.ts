@@ -7,6 +7,7 @@ import { newId } from "~/shared/ids";
 import type { DeletionPolicy, Erasure } from "~/memory/memory-hooks";
 import type { PolicyService } from "./policies";
 import { canEraseOnUserRequest, minimumRetentionMs } from "./retention-rules";
+import { pseudonymOf } from "./pseudonym";
 
 type Counts = Record<string, number>;
 type Count = (layer: string, kept: boolean) => void;
@@ -15,6 +16,8 @@ export class UserErasure implements Erasure, DeletionPolicy {
   constructor(
     private readonly policies: PolicyService,
     private readonly clock: Clock,
+    /** Told the pseudonym that now stands for the erased user (the audit log's unwritten and late calls). */
+    private readonly onErased: (userId: string, pseudonym: string) => void = () => {},
   ) {}
 
   async keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined> {
@@ -42,9 +45,13 @@ export class UserErasure implements Erasure, DeletionPolicy {
     await this.orgRecords(tx, userId, now, count);
     // Sessions hold no conversation content, so they go even where policy retains conversations.
     deleted.sessions = await tx.sessions.deleteUser(userId);
+    // The logs that outlive the erasure keep the request and the calls, under a pseudonym instead of the id.
+    const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), userId);
+    await tx.governance.pseudonymize(userId, pseudonym);
+    this.onErased(userId, pseudonym);
     await tx.governance.recordDeletionRequest({
       id: newId(),
-      userId,
+      userId: pseudonym,
       requestedAt: now,
       fulfilledAt: this.clock.now(),
       deleted: JSON.stringify(deleted),

@@ -24,7 +24,7 @@ export class GovernanceService {
     this.enforcer = new Enforcer(deps.store, this.policies, deps.purger, deps.clock);
     this.reports = new Reports(deps.store, this.policies, this.enforcer, deps.clock);
     this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger);
-    this.erasure = new UserErasure(this.policies, deps.clock);
+    this.erasure = new UserErasure(this.policies, deps.clock, (user, pseudonym) => this.audit.forget(user, pseudonym));
   }
 
   setPolicy = (policy: unknown) => this.policies.setPolicy(policy);

@@ -431,12 +431,15 @@ export class MemoryService {
         : kept
           ? { vector: kept }
           : {};
-      return { deleted, retained };
+      const indexed = cascade && (await tx.memories.forgetUser(userId));
+      return { deleted, retained, indexed };
     });
     this.caches.touched(userId, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(userId);
     else await this.hooks.graph.unlinkMemories(userId, removedIds);
+    // An erasure answers once nothing of what it deleted is readable in the store's files (SPEC §2.3).
+    if (cascade) await this.store.scrub({ keywordIndex: result.indexed });
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
     if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;

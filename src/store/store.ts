@@ -71,6 +71,12 @@ export interface Store {
   /** Bytes the store takes (SQLite: the main file's pages, free ones included, not the WAL; PostgreSQL: the database). */
   sizeBytes(): Promise<number>;
   /**
+   * After a user's erasure, before it is answered: makes what it deleted unreadable in the store's files —
+   * waits for the queued vector erasures, rewrites the keyword index without deleted entries when
+   * `keywordIndex` (the user's text was indexed), and empties the WAL of earlier page images.
+   */
+  scrub(o: { keywordIndex: boolean }): Promise<void>;
+  /**
    * Changes when another process commits to the same store: this process's caches drop everything
    * then. Synchronous: an engine keeps it current (SQLite reads its data_version counter).
    */

@@ -111,8 +111,11 @@ export const ENGINE_ONLY = {
     "sqlite_sequence",
     // Rate-limit hits of the current windows: a copy starts with fresh limits.
     "rate_windows",
+    // The key of erased users' pseudonyms: the target keeps the one its migrations drew, so a later
+    // erasure there names a user by another pseudonym than the source did (copied rows keep theirs).
+    "store_secrets",
   ],
-  postgres: ["schema_migrations", "memory_vectors", "memory_change_versions", "rate_windows"],
+  postgres: ["schema_migrations", "memory_vectors", "memory_change_versions", "rate_windows", "store_secrets"],
   /** Columns computed by the engine itself. */
   columns: { postgres: { memories: ["fts"] } as Record<string, string[]> },
 };

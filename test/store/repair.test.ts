@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli";
+import { peekDb } from "~/store/sqlite/connection";
 import { postJson, spawnServer, tempDir } from "../support/server-process";
 import { breakInteriorPage, breakLeafPage, crashedStore, foreignDatabase, rootPage } from "../support/store-files";
 import { buildTestApp } from "../support/app";
@@ -75,7 +76,7 @@ describe("engram repair", () => {
     const tables = /rows in (\d+) tables/.exec(r.stdout)![1]!;
     expect(lines(r.stdout)).toEqual([
       "memories: 400 rows kept (400 of them from pages the damaged index no longer reached), 1 unreadable stretch skipped, 0 rows dropped that refer to lost rows",
-      `repaired ${path}: 400 rows in ${tables} tables; the damaged store is kept as ${damagedCopy}; the keyword index was rebuilt and vectors are re-embedded at the next start`,
+      `repaired ${path}: 401 rows in ${tables} tables; the damaged store is kept as ${damagedCopy}; the keyword index was rebuilt and vectors are re-embedded at the next start`,
     ]);
     expect(Number(tables)).toBeGreaterThan(15);
     expect(damagedCopy).toStartWith(`${path}.damaged-`);
@@ -115,9 +116,18 @@ describe("engram repair", () => {
       code: 0,
     });
     expect(readdirSync(join(path, "..")).filter((f) => f.includes(".damaged-") || f.includes(".salvage-"))).toEqual([]);
+    const key = () => {
+      const db = peekDb(path, { wal: true });
+      const k = db.query<{ value: Uint8Array }, []>("SELECT value FROM store_secrets").get()!.value;
+      db.close();
+      return Buffer.from(k).toString("hex");
+    };
+    const before = key();
     const forced = await runCli(["repair", "--force", `--store-url=${path}`]);
     expect(forced.code).toBe(0);
-    expect(lines(forced.stdout).at(-1)).toMatch(new RegExp(`^repaired ${path}: 30 rows in \\d+ tables;`));
+    // The rebuilt store keeps the store's own key: erased users keep their pseudonyms.
+    expect(key()).toBe(before);
+    expect(lines(forced.stdout).at(-1)).toMatch(new RegExp(`^repaired ${path}: 31 rows in \\d+ tables;`));
   });
 });
 

@@ -173,4 +173,22 @@ export class PgGovernanceRepo implements GovernanceRepo {
       params,
     );
   }
+
+  async pseudonymKey(): Promise<Uint8Array> {
+    const r = await this.pg.one<{ value: Uint8Array }>("SELECT value FROM store_secrets WHERE name = 'pseudonym_key'");
+    return new Uint8Array(r!.value);
+  }
+
+  async pseudonymize(userId: string, pseudonym: string): Promise<void> {
+    await this.pg.run("UPDATE audit_log SET user_id = $1 WHERE user_id = $2", [pseudonym, userId]);
+    await this.pg.run("UPDATE deletion_requests SET user_id = $1 WHERE user_id = $2", [pseudonym, userId]);
+  }
+
+  async auditOrganizations(): Promise<string[]> {
+    return (await this.pg.all<{ o: string }>("SELECT DISTINCT organization_id AS o FROM audit_log")).map((r) => r.o);
+  }
+
+  pruneAudit(orgId: string, before: number): Promise<number> {
+    return this.pg.run("DELETE FROM audit_log WHERE organization_id = $1 AND at < $2", [orgId, before]);
+  }
 }

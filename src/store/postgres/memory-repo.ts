@@ -184,6 +184,11 @@ export class PgMemoryRepo implements MemoryRepo {
     );
   }
 
+  /** The tsvector lives in the memory's row and went with it: no index of its own keeps the user. */
+  async forgetUser(_userId: string): Promise<boolean> {
+    return false;
+  }
+
   async recentTexts(userId: string, n: number): Promise<string[]> {
     const rows = await this.pg.all<{ memory: string }>(
       "SELECT memory FROM memories WHERE user_id = $1 ORDER BY created_at DESC, rowid DESC LIMIT $2",

@@ -58,5 +58,5 @@ async function grant(pg: Pg, schema: string, role: string): Promise<void> {
   await pg.run(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
   await pg.run(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
   await pg.run(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);
-  await pg.run(`REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM ${role}`);
+  await pg.run(`REVOKE INSERT, UPDATE, DELETE ON schema_migrations, store_secrets FROM ${role}`);
 }

@@ -113,6 +113,13 @@ export class PostgresStore implements Store {
     return (await new Pg(this.pool).one<{ n: number }>("SELECT pg_database_size(current_database()) AS n"))!.n;
   }
 
+  /**
+   * Nothing to do in the transaction's wake: the erasure's rows are gone for every reader once it commits.
+   * Their bytes stay in dead tuples until (auto)VACUUM reuses the space, and in the WAL and its archives as
+   * long as the operator keeps them (docs/GOVERNANCE.md, "Erasure").
+   */
+  async scrub(_o: { keywordIndex: boolean }): Promise<void> {}
+
   /** Whether the database answers now. */
   async reachable(): Promise<boolean> {
     try {

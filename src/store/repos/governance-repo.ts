@@ -86,6 +86,14 @@ export interface GovernanceRepo {
   deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]>;
   oldestUnfulfilledRequest(): Promise<number | null>;
   insertAudit(rows: AuditRow[]): Promise<void>;
+  /** The store's random key for pseudonyms of erased users. */
+  pseudonymKey(): Promise<Uint8Array>;
+  /** Replaces the user's id in the audit log and the deletion-request log by the pseudonym. */
+  pseudonymize(userId: string, pseudonym: string): Promise<void>;
+  /** Organizations that have audit entries. */
+  auditOrganizations(): Promise<string[]>;
+  /** Deletes an organization's audit entries older than `before`; returns how many. */
+  pruneAudit(orgId: string, before: number): Promise<number>;
   audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]>;
   auditPage(q: AuditPageQuery): Promise<StoredAuditRow[]>;
 }

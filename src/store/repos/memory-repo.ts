@@ -123,6 +123,11 @@ export interface MemoryRepo {
   deleteByRowids(rowids: number[]): Promise<void>;
   /** Previous versions (enforcement's version limits). */
   deleteVersions(items: { memoryId: string; version: number }[]): Promise<void>;
+  /**
+   * After the user's erasure: forgets what the keyword index keeps of them (their owner number, once none
+   * of their memories remain). True when their text was ever indexed (see Store.scrub).
+   */
+  forgetUser(userId: string): Promise<boolean>;
   /** The user's latest memory texts, any agent or session. */
   recentTexts(userId: string, n: number): Promise<string[]>;
   /** Every memory of every user. */

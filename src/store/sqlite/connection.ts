@@ -103,8 +103,9 @@ export async function openDb(path: string, opts: OpenOptions): Promise<Db> {
     db.run("PRAGMA synchronous = NORMAL");
   }
   db.run("PRAGMA foreign_keys = ON");
-  // Deleted rows are zeroed in place rather than left readable in free pages ("deletes that delete").
-  db.run("PRAGMA secure_delete = FAST");
+  // Deleted content is zeroed, in the pages that keep rows and in the pages a delete frees ("deletes that
+  // delete"): FAST left freed pages as they were, and an erased user's text was readable in them.
+  db.run("PRAGMA secure_delete = ON");
   db.run("PRAGMA temp_store = MEMORY");
   db.run(`PRAGMA mmap_size = ${MMAP_BYTES}`); // a memory store has no file to map: SQLite ignores it
   db.run(`PRAGMA cache_size = -${Math.round((opts.cacheMb ?? PAGE_CACHE_MB.alone) * 1024)}`);

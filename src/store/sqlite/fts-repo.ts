@@ -13,6 +13,21 @@ export function indexMemory(db: Db, rowid: number, userId: string, text: string)
   db.query("INSERT INTO memories_fts (rowid, memory) VALUES (?, ?)").run(rowid, ownedText(ownerId(db, userId), text));
 }
 
+/**
+ * After a user's erasure: drops their owner number when none of their memories remain (the row held
+ * their id). True when their text was ever indexed, so the index still holds deleted entries of theirs
+ * until it is rewritten (SqliteStore.scrub).
+ */
+export function forgetOwner(db: Db, userId: string): boolean {
+  const owner = db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(userId);
+  if (!owner) return false;
+  db.query("DELETE FROM fts_owners WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memories WHERE user_id = ?)").run(
+    owner.id,
+    userId,
+  );
+  return true;
+}
+
 /** Indexes every memory again (migration 8), in rowid order, in the caller's transaction. */
 export function reindexAll(db: Db): void {
   const page = db.query<{ rowid: number; user_id: string; memory: string }, [number]>(

@@ -167,6 +167,28 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       )
       .all(...params);
   }
+
+  async pseudonymKey(): Promise<Uint8Array> {
+    return this.db
+      .query<{ value: Uint8Array }, []>("SELECT value FROM store_secrets WHERE name = 'pseudonym_key'")
+      .get()!.value;
+  }
+
+  async pseudonymize(userId: string, pseudonym: string): Promise<void> {
+    this.db.query("UPDATE audit_log SET user_id = ? WHERE user_id = ?").run(pseudonym, userId);
+    this.db.query("UPDATE deletion_requests SET user_id = ? WHERE user_id = ?").run(pseudonym, userId);
+  }
+
+  async auditOrganizations(): Promise<string[]> {
+    return this.db
+      .query<{ o: string }, []>("SELECT DISTINCT organization_id AS o FROM audit_log")
+      .all()
+      .map((r) => r.o);
+  }
+
+  async pruneAudit(orgId: string, before: number): Promise<number> {
+    return this.db.query("DELETE FROM audit_log WHERE organization_id = ? AND at < ?").run(orgId, before).changes;
+  }
 }
 
 const AUDIT_COLUMNS =

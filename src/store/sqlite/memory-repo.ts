@@ -1,7 +1,7 @@
 // The memories table family in SQLite (memories, memory_versions; the FTS5 index kept in step by
 // fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
 import type { Db } from "./connection";
-import { indexMemory } from "./fts-repo";
+import { forgetOwner, indexMemory } from "./fts-repo";
 import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, Predecessor, VersionRow } from "../repos/memory-repo";
 import { normaliseText, textKey } from "~/shared/text-key";
 
@@ -182,6 +182,10 @@ export class SqliteMemoryRepo implements MemoryRepo {
   async deleteVersions(items: { memoryId: string; version: number }[]): Promise<void> {
     const del = this.db.query("DELETE FROM memory_versions WHERE memory_id = ? AND version = ?");
     for (const i of items) del.run(i.memoryId, i.version);
+  }
+
+  async forgetUser(userId: string): Promise<boolean> {
+    return forgetOwner(this.db, userId);
   }
 
   async recentTexts(userId: string, n: number): Promise<string[]> {

@@ -104,7 +104,12 @@ function copyTable(source: Db, target: Db, table: string): TableReport {
   const shape = shapeOf(source, target, table);
   const insert = inserter(target, shape, shape.key[0] === "rowid");
   const report: TableReport = { table, kept: 0, dropped: 0, unreadable: 0, recovered: 0 };
+  let seededRowsGone = false;
   const stats = salvageRows(source, shape, (row) => {
+    // A table the migrations seed (e.g. the store's pseudonym key) takes the damaged store's rows instead,
+    // once there is one to take: the store keeps its identity.
+    if (!seededRowsGone) target.run(`DELETE FROM "${table.replaceAll('"', '""')}"`);
+    seededRowsGone = true;
     if (insert(row, row.__k0)) report.kept++;
     else report.dropped++;
   });

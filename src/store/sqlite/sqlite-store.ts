@@ -65,7 +65,7 @@ export class SqliteStore implements Store {
   /** `db`: for the store's own tests and diagnostics only; nothing outside store/ sees it. */
   constructor(
     readonly db: Db,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     this.vectorIndex = vectorSupport(db).index;
     this.commits = new GroupCommit(db, this.turns);
@@ -121,6 +121,35 @@ export class SqliteStore implements Store {
   async sizeBytes(): Promise<number> {
     const page = (p: "page_count" | "page_size") => (this.db.query(`PRAGMA ${p}`).get() as Record<string, number>)[p]!;
     return page("page_count") * page("page_size");
+  }
+
+  async scrub(o: { keywordIndex: boolean }): Promise<void> {
+    await this.vectorErasures.settled();
+    // A contentless_delete FTS5 index only marks deleted rows (tombstones); their terms stay in the
+    // segments until a merge rewrites them. 'optimize' merges every segment into one, dropping them;
+    // secure_delete zeroes the pages it frees. It costs a rewrite of the whole index (docs/ARCHITECTURE.md).
+    if (o.keywordIndex)
+      await this.write(async () => {
+        this.db.run("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
+      });
+    // In a turn of its own: no transaction of this connection is open across it.
+    await this.turns.run(() => this.emptyWal());
+  }
+
+  /**
+   * Checkpoints every WAL frame into the database and truncates the WAL to nothing, so no earlier image
+   * of a page is left in it. A reader of another connection (a search worker) delays it by at most
+   * busy_timeout per try; each try that cannot finish is retried.
+   */
+  private emptyWal(): void {
+    for (let attempt = 1; ; attempt++) {
+      const r = this.db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+      if (!r?.busy) return;
+      if (attempt === 5) {
+        this.logger.warn("the WAL could not be emptied after an erasure: a reader held it", { attempts: attempt });
+        return;
+      }
+    }
   }
 
   /** SQLite's data_version: changes when another connection commits to the same file. */

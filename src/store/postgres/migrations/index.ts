@@ -6,6 +6,7 @@ import m0003 from "./0003_api_keys.sql" with { type: "text" };
 import m0004 from "./0004_rate_windows.sql" with { type: "text" };
 import m0005 from "./0005_memory_facts.sql" with { type: "text" };
 import m0006 from "./0006_request_audit.sql" with { type: "text" };
+import m0007 from "./0007_erased_user_pseudonyms.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -20,4 +21,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 4, name: "rate windows", sql: m0004 },
   { version: 5, name: "memory facts", sql: m0005 },
   { version: 6, name: "request audit", sql: m0006 },
+  { version: 7, name: "erased user pseudonyms", sql: m0007 },
 ];

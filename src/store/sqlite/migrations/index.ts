@@ -13,6 +13,7 @@ import m0011 from "./0011_immutable_version_authors.sql" with { type: "text" };
 import m0012 from "./0012_api_keys.sql" with { type: "text" };
 import m0013 from "./0013_memory_rowids.sql" with { type: "text" };
 import m0014 from "./0014_rate_windows.sql" with { type: "text" };
+import m0017 from "./0017_erased_user_pseudonyms.sql" with { type: "text" };
 import { reindexAll } from "../fts-repo";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import m0015 from "./0015_memory_facts.sql" with { type: "text" };
@@ -53,4 +54,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 14, name: "rate windows", sql: m0014 },
   { version: 15, name: "memory facts", sql: m0015, run: fillTextKeys },
   { version: 16, name: "request audit", sql: m0016 },
+  { version: 17, name: "erased user pseudonyms", sql: m0017 },
 ];
