@@ -8,6 +8,7 @@ import { readZip } from "~/shared/zip";
 import { buildTestApp, type TestApp } from "../support/app";
 import { ROOT, tempDir } from "../support/server-process";
 import { docCommand } from "../mcp/support";
+import { runCli } from "../support/cli";
 
 const FIXTURES = join(ROOT, "test/fixtures/openmemory");
 const ZIP = join(FIXTURES, "memories_export_alice.zip");
@@ -20,23 +21,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function engram(...args: string[]) {
-  const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), ...args], {
-    env: {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME!,
-      ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}),
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+/** The command as a user runs it (XDG_CACHE_HOME passed on: the built-in model is cached there). */
+const engram = (...args: string[]) =>
+  runCli(args, process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {});
 const store = () => `--store-url=sqlite://${join(dir, "engram.db")}`;
 const open = async () => (app = await buildTestApp({ options: { storeUrl: `sqlite://${join(dir, "engram.db")}` } }));
 /** The export's own files, written out on their own (what a user who unzipped it would pass). */

@@ -3,10 +3,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { loadConfig, type ServerOptions } from "~/config/load-config";
-import { startServer, type RunningServer } from "~/main";
-import { silentLogger } from "~/shared/logger";
-import { bodyOf, connect, docCommand, docEntries, errorOf, textOf, TOOL_NAMES } from "./support";
+import type { ServerOptions } from "~/config/load-config";
+import type { RunningServer } from "~/main";
+import { bodyOf, connect, docCommand, docEntries, errorOf, textOf, TOOL_NAMES, serveOnPort } from "./support";
 
 let server: RunningServer | undefined;
 const clients: Client[] = [];
@@ -16,14 +15,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const start = async (options: ServerOptions = {}) => {
-  const config = loadConfig({
-    options: { storeUrl: "sqlite::memory:", port: 0, ...options },
-    env: { HOME: process.env.HOME },
-  });
-  server = await startServer(config, { logger: silentLogger(), embedder: null });
-  return server;
-};
+const start = async (options: ServerOptions = {}) => (server = await serveOnPort(options));
 const client = async (headers: Record<string, string> = {}, url = `${server!.url}/mcp`) => {
   const c = await connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   clients.push(c);

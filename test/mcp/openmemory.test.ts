@@ -5,10 +5,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { loadConfig, type ServerOptions } from "~/config/load-config";
-import { startServer, type RunningServer } from "~/main";
-import { silentLogger } from "~/shared/logger";
-import { bodyOf, connect, textOf } from "./support";
+import type { ServerOptions } from "~/config/load-config";
+import type { RunningServer } from "~/main";
+import { bodyOf, connect, textOf, serveOnPort } from "./support";
 
 let server: RunningServer | undefined;
 const clients: Client[] = [];
@@ -18,14 +17,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(options: ServerOptions = {}) {
-  const config = loadConfig({
-    options: { storeUrl: "sqlite::memory:", port: 0, ...options },
-    env: { HOME: process.env.HOME },
-  });
-  server = await startServer(config, { logger: silentLogger(), embedder: null });
-  return server;
-}
+const start = async (options: ServerOptions = {}) => (server = await serveOnPort(options));
 async function sseClient(path: string, headers: Record<string, string> = {}) {
   const c = await connect(new SSEClientTransport(new URL(`${server!.url}${path}`), { requestInit: { headers } }));
   clients.push(c);
@@ -185,6 +177,26 @@ describe("the legacy transport on the wire", () => {
     expect(((await long.json()) as { field: string }).field).toBe("user_id");
     await s.close();
   });
+});
+
+test("OpenMemory's URLs refuse a rebinding Host or Origin with 403, like every route (SPEC §7)", async () => {
+  await start();
+  const host = { host: "evil.example.com" };
+  const origin = { origin: "http://evil.example.com" };
+  for (const [method, path, headers] of [
+    ["GET", "/mcp/claude/sse/alice", host],
+    ["GET", "/mcp/claude/sse/alice", origin],
+    ["POST", "/mcp/messages/?session_id=x", host],
+    ["POST", "/mcp/claude/sse/alice/messages/?session_id=x", origin],
+    ["POST", "/mcp/claude/http/alice", host],
+  ] as const) {
+    const r = await fetch(`${server!.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      ...(method === "POST" ? { body: JSON.stringify(INITIALIZE) } : {}),
+    });
+    expect([path, r.status, ((await r.json()) as { code: string }).code]).toEqual([path, 403, "FORBIDDEN"]);
+  }
 });
 
 describe("OpenMemory's Streamable HTTP URL", () => {

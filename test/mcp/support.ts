@@ -6,6 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createMcpServer, type McpContext } from "~/mcp/server";
+import { loadConfig, type ServerOptions } from "~/config/load-config";
+import { startServer, type RunningServer } from "~/main";
+import { silentLogger } from "~/shared/logger";
 import { buildTestApp, type TestApp } from "../support/app";
 import { ROOT } from "../support/server-process";
 
@@ -21,6 +24,15 @@ export const TOOL_NAMES = [
   "graph_search",
   "graph_traverse",
 ];
+
+/** A real server on a free loopback port (in-memory store, keyword search): for transport tests. */
+export async function serveOnPort(options: ServerOptions = {}): Promise<RunningServer> {
+  const config = loadConfig({
+    options: { storeUrl: "sqlite::memory:", port: 0, ...options },
+    env: { HOME: process.env.HOME },
+  });
+  return startServer(config, { logger: silentLogger(), embedder: null });
+}
 
 export async function connect(transport: Transport): Promise<Client> {
   const client = new Client({ name: "engram-test", version: "1.0.0" });

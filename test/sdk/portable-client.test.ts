@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadConfig } from "~/config/load-config";
-import { startServer, type RunningServer } from "~/main";
-import { silentLogger } from "~/shared/logger";
+import type { RunningServer } from "~/main";
 import { bundleClient } from "../../scripts/build-lib";
 import { ROOT, tempDir } from "../support/server-process";
+import { serveOnPort } from "../mcp/support";
 
 const node = Bun.which("node");
 const nodeMajor = node ? Number(Bun.spawnSync([node, "-p", "process.versions.node.split('.')[0]"]).stdout) : 0;
@@ -22,10 +21,7 @@ let server: RunningServer;
 beforeAll(async () => {
   dir = tempDir("engram-portable-");
   bundle = await bundleClient(dir);
-  server = await startServer(loadConfig({ options: { storeUrl: "sqlite::memory:", port: 0 }, env: {} }), {
-    logger: silentLogger(),
-    embedder: null,
-  });
+  server = await serveOnPort();
 });
 afterAll(async () => {
   await server?.stop();
