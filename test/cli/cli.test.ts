@@ -1,7 +1,10 @@
 // The command line as a user runs it: subcommands, help, exit codes.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { join } from "node:path";
 import { ROOT, tempDir } from "../support/server-process";
+import { CLI_TEST_TIMEOUT_MS } from "../support/cli";
+
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS); // test/support/cli.ts says why
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), ...args], {

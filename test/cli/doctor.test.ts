@@ -1,11 +1,13 @@
 // `engram doctor` as a user runs it: what it reports about this machine, and its exit code.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { storeState } from "~/cli/doctor";
-import { runCli } from "../support/cli";
+import { runCli, CLI_TEST_TIMEOUT_MS } from "../support/cli";
 import { tempDir } from "../support/server-process";
 import { testModelsDir } from "../support/preload";
+
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS); // test/support/cli.ts says why
 
 const dir = tempDir("engram-doctor-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

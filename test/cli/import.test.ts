@@ -1,14 +1,16 @@
 // `engram import --from openmemory FILE` as a migrating user runs it, on exports in OpenMemory's
 // real format (test/fixtures/openmemory/make-export.py builds them as OpenMemory's backup router
 // did), into a real store file that a server then reads: users, agents, times and metadata kept.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readZip } from "~/shared/zip";
 import { buildTestApp, type TestApp } from "../support/app";
 import { ROOT, tempDir } from "../support/server-process";
 import { docCommand } from "../mcp/support";
-import { runCli } from "../support/cli";
+import { runCli, CLI_TEST_TIMEOUT_MS } from "../support/cli";
+
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS); // test/support/cli.ts says why
 
 const FIXTURES = join(ROOT, "test/fixtures/openmemory");
 const ZIP = join(FIXTURES, "memories_export_alice.zip");

@@ -1,14 +1,16 @@
 // `engram check` and `engram repair`, run as a user runs them, on stores broken the way disks break them.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../support/cli";
+import { runCli, CLI_TEST_TIMEOUT_MS } from "../support/cli";
 import { peekDb } from "~/store/sqlite/connection";
 import { postJson, spawnServer, tempDir } from "../support/server-process";
 import { breakInteriorPage, breakLeafPage, crashedStore, foreignDatabase, rootPage } from "../support/store-files";
 import { buildTestApp } from "../support/app";
 import { LetterEmbedder } from "../support/embedders";
 import { openTestStore, dbOf } from "../support/store";
+
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS); // test/support/cli.ts says why
 
 const dirs: string[] = [];
 const scratch = () => {

@@ -1,11 +1,13 @@
 // Start-up on a file that is not (or no longer) a sound Engram store: refused with one line and the file
 // left as it was; a store whose last process did not stop is checked first, and refused when damaged.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../support/cli";
+import { runCli, CLI_TEST_TIMEOUT_MS } from "../support/cli";
 import { spawnServer, tempDir } from "../support/server-process";
 import { breakInteriorPage, crashedStore, foreignDatabase } from "../support/store-files";
+
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS); // test/support/cli.ts says why
 
 const dirs: string[] = [];
 const scratch = () => {
