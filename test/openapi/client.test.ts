@@ -71,7 +71,11 @@ describe("the typed client of docs/openapi.json", () => {
       };
       const files = [join(import.meta.dir, "client.ts"), TYPES_FILE];
       writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
-      const tsc = Bun.spawn([process.execPath, require.resolve("typescript/bin/tsc"), "-p", dir], { stderr: "pipe" });
+      const tsc = Bun.spawn([process.execPath, require.resolve("typescript/bin/tsc"), "-p", dir], {
+        stderr: "pipe",
+        // The run's temp folder (temp-root.ts) is in process.env only: tsc's compile cache goes there too.
+        env: process.env,
+      });
       const output = (await new Response(tsc.stdout).text()) + (await new Response(tsc.stderr).text());
       expect(output).toBe("");
       expect(await tsc.exited).toBe(0);
