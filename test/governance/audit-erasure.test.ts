@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
-import { dbOf } from "../support/store";
+import { rowsOf } from "../support/store";
 import { orgPolicy, setPolicy } from "./app-support";
 
 let t: TestApp;
@@ -53,7 +53,7 @@ describe("an erased user in the audit log", () => {
   test("the deletion-request log keeps the request under the pseudonym, and reports still count it", async () => {
     await t.post("/add_memories", { user_id: "alice", memory: "x" });
     await t.post("/delete_all_memories", { user_id: "alice", cascade: true });
-    const rows = dbOf(t).query<{ user_id: string }, []>("SELECT user_id FROM deletion_requests").all();
+    const rows = await rowsOf<{ user_id: string }>(t, "SELECT user_id FROM deletion_requests");
     expect(rows).toHaveLength(1);
     expect(rows[0]!.user_id).toMatch(/^erased-[0-9a-f]{24}$/);
     const period = { start: t.clock.now() - DAY_MS, end: t.clock.now() + DAY_MS };
