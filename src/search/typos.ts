@@ -1,0 +1,37 @@
+// Typo tolerance (pure): which of a user's index terms a query word not in their vocabulary may have
+// meant — within one edit (insertion, deletion, substitution, or two neighbours swapped), of the word as
+// typed or of its stem. Only words of TYPO_MIN_LENGTH+ characters that are not known words are tried.
+import { fold, stem } from "./stem";
+
+/** Shorter words have too many neighbours ("car", "cat", "can") to guess from. */
+export const TYPO_MIN_LENGTH = 4;
+
+/** True when `a` and `b` differ by at most one insertion, deletion, substitution or adjacent swap. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (long.length - short.length > 1) return false;
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  if (short.length === long.length) {
+    if (short.slice(i + 1) === long.slice(i + 1)) return true; // substitution
+    return short[i] === long[i + 1] && short[i + 1] === long[i] && short.slice(i + 2) === long.slice(i + 2);
+  }
+  return short.slice(i) === long.slice(i + 1); // insertion
+}
+
+/** Whether `word` (as typed, lower case) is worth a typo lookup; `known` says whether it is a real word. */
+export function mayBeTypo(word: string, known: (word: string) => boolean): boolean {
+  const folded = fold(word);
+  return folded.length >= TYPO_MIN_LENGTH && !/\p{N}/u.test(folded) && !known(folded);
+}
+
+/** The index terms of `vocabulary` within one edit of `word` or of its stem. */
+export function corrections(word: string, vocabulary: Iterable<string>): string[] {
+  const folded = fold(word);
+  const stemmed = stem(folded);
+  const out: string[] = [];
+  for (const term of vocabulary)
+    if (term.length >= 3 && (oneEditApart(folded, term) || oneEditApart(stemmed, term))) out.push(term);
+  return out;
+}
