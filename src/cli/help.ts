@@ -5,6 +5,7 @@ export const COMMANDS: [string, string][] = [
   ["serve", "Serve the HTTP API and MCP at /mcp (default command)"],
   ["mcp", "Speak MCP over stdio (for clients that spawn a process)"],
   ["build-model", "Build the built-in embedding model into the models folder"],
+  ["models", "models pull <owner/name>: download a transformers.js model (int8 when the hub has it), resumable"],
   ["reindex", "Re-embed memories that lack a vector of the current model; --graph: rebuild the Neo4j mirror"],
   ["check", "Check the store's integrity without changing its content (exit 0 sound, 3 damaged)"],
   [

@@ -13,6 +13,7 @@ import { IMPORT_USAGE, importCommand, parseImportArgs } from "./import";
 import { doctor } from "./doctor";
 import { KEYS_USAGE, keysCommand, parseKeysArgs } from "./keys";
 import { MIGRATE_STORE_USAGE, migrateStoreCommand, parseMigrateStoreArgs } from "./migrate-store";
+import { models } from "./models";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -53,8 +54,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`engram keys: ${keys}\n${KEYS_USAGE}`);
     return EXIT.USAGE;
   }
+  // `models pull <id>`: the words before the flags are the command's own.
+  const words = command === "models" ? args.filter((a) => !a.startsWith("-")) : [];
   try {
-    const argv = imported?.rest ?? keys?.rest ?? migration?.rest ?? args.filter((a) => !switches.has(a));
+    const argv =
+      imported?.rest ?? keys?.rest ?? migration?.rest ?? args.filter((a) => !switches.has(a) && !words.includes(a));
     const config = loadConfig({ argv, env: process.env });
     switch (command) {
       case "serve":
@@ -78,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
         return await doctor(config, { json });
       case "keys":
         return await keysCommand(config, keys!);
+      case "models":
+        return await models(config, words);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;

@@ -208,9 +208,15 @@ export const ConfigSchema = Type.Object({
   }),
   modelsDir: str({
     env: "ENGRAM_MODELS_DIR",
-    description: "Where local models are looked for",
+    description: "Where local models are looked for and pulled to",
     computeDefault: (c) => join(dirs(c).cache, "models"),
     defaultText: "$XDG_CACHE_HOME/engram/models; Windows: %LOCALAPPDATA%\\engram\\models",
+  }),
+  modelHub: str({
+    env: "ENGRAM_MODEL_HUB",
+    default: "https://huggingface.co",
+    description:
+      "Hub that `engram models pull` and a server missing its model download from (a mirror, or a local server)",
   }),
   cacheDir: str({
     description: "Where native files (sqlite-vec, ONNX Runtime) are unpacked",
