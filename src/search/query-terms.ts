@@ -1,7 +1,5 @@
 // The words of a query that carry meaning, for keyword evidence: no stopwords, no clitics of
-// contractions ("what's", "can't", "hasn't"), no single letters; one entry per index term.
-import { words } from "~/shared/fts-tokens";
-import { stem } from "./stem";
+// contractions ("what's", "can't", "hasn't"), no single letters; each word once.
 
 const STOPWORDS = new Set(
   (
@@ -13,7 +11,17 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Index terms longer than this are never looked up (FTS5 does not stem them either). */
+/** Letters (with combining marks) and digits: the runs the index's unicode61 tokenizer keeps (store/sqlite/fts-tokens.ts). */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** Lower case without diacritics ("Café" → "cafe"), as the index's tokenizer folds words. */
+export const fold = (word: string): string =>
+  word
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
+
+/** Words longer than this are never looked up. */
 const MAX_WORD = 64;
 /** Terms looked up per query: longer queries are cut, in query order. */
 export const MAX_TERMS = 32;
@@ -29,24 +37,14 @@ export function withoutClitics(text: string): string {
   return text.replace(/\p{L}*n['’]t(?![\p{L}\p{N}])/giu, " ").replace(/['’](?:s|d|ll|re|ve|m)(?![\p{L}\p{N}])/giu, "");
 }
 
-export interface QueryTerm {
-  /** The word as typed (lower case), for typo lookups. */
-  word: string;
-  /** Its index term. */
-  term: string;
-}
-
-/** The meaningful words of `text`, first occurrence of each index term, at most MAX_TERMS. */
-export function queryTerms(text: string): QueryTerm[] {
-  const seen = new Set<string>();
-  const out: QueryTerm[] = [];
-  for (const word of words(withoutClitics(text))) {
-    if (word.length > MAX_WORD || isStopword(word) || (word.length === 1 && /\p{L}/u.test(word))) continue;
-    const term = stem(word);
-    if (seen.has(term)) continue;
-    seen.add(term);
-    out.push({ word, term });
-    if (out.length === MAX_TERMS) break;
+/** The meaningful words of `text`, folded, each once, in query order, at most MAX_TERMS. */
+export function queryTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const word of withoutClitics(text).match(WORD) ?? []) {
+    const folded = fold(word);
+    if (folded.length > MAX_WORD || isStopword(folded) || (folded.length === 1 && /\p{L}/u.test(folded))) continue;
+    out.add(folded);
+    if (out.size === MAX_TERMS) break;
   }
-  return out;
+  return [...out];
 }

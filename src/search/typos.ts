@@ -1,7 +1,9 @@
 // Typo tolerance (pure): which of a user's index terms a query word not in their vocabulary may have
-// meant — within one edit (insertion, deletion, substitution, or two neighbours swapped), of the word as
-// typed or of its stem. Only words of TYPO_MIN_LENGTH+ characters that are not known words are tried.
-import { fold, stem } from "./stem";
+// meant — within one edit (insertion, deletion, substitution, or two neighbours swapped) of the word as
+// typed or without a common suffix, since index terms are Porter stems ("hargrove" is indexed as
+// "hargrov": "hargrve" is two edits from it, "hargrv" one). Only words of TYPO_MIN_LENGTH+ characters
+// that are not known words are tried.
+import { fold } from "./query-terms";
 
 /** Shorter words have too many neighbours ("car", "cat", "can") to guess from. */
 export const TYPO_MIN_LENGTH = 4;
@@ -26,12 +28,24 @@ export function mayBeTypo(word: string, known: (word: string) => boolean): boole
   return folded.length >= TYPO_MIN_LENGTH && !/\p{N}/u.test(folded) && !known(folded);
 }
 
-/** The index terms of `vocabulary` within one edit of `word` or of its stem. */
-export function corrections(word: string, vocabulary: Iterable<string>): string[] {
+/** Endings the Porter stemmer removes most often; a typed word is compared with and without them. */
+const SUFFIXES = ["e", "s", "es", "ed", "ing", "ly"];
+
+/** The word and its forms without a common ending (what its index term may look like). */
+function forms(word: string): string[] {
   const folded = fold(word);
-  const stemmed = stem(folded);
+  return [
+    folded,
+    ...SUFFIXES.filter((s) => folded.length - s.length >= 3 && folded.endsWith(s)).map((s) =>
+      folded.slice(0, -s.length),
+    ),
+  ];
+}
+
+/** The index terms of `vocabulary` within one edit of `word` or of one of its forms without an ending. */
+export function corrections(word: string, vocabulary: Iterable<string>): string[] {
+  const candidates = forms(word);
   const out: string[] = [];
-  for (const term of vocabulary)
-    if (term.length >= 3 && (oneEditApart(folded, term) || oneEditApart(stemmed, term))) out.push(term);
+  for (const term of vocabulary) if (term.length >= 3 && candidates.some((c) => oneEditApart(c, term))) out.push(term);
   return out;
 }

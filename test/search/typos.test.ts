@@ -22,10 +22,11 @@ describe("oneEditApart", () => {
 });
 
 describe("corrections", () => {
-  test("finds the index terms one edit from the word as typed or from its stem", () => {
+  test("finds the index terms one edit from the word as typed or without a common ending", () => {
     const vocabulary = ["penicillin", "hargrov", "breckenridg", "palisad", "torstrass", "pen", "pencil"];
     expect(corrections("penicilin", vocabulary)).toEqual(["penicillin"]);
-    expect(corrections("hargrve", vocabulary)).toEqual(["hargrov"]); // stem "hargrv" + o
+    expect(corrections("hargrve", vocabulary)).toEqual(["hargrov"]); // "hargrv" + o
+    expect(corrections("penicilins", vocabulary)).toEqual(["penicillin"]);
     expect(corrections("breckenrige", vocabulary)).toEqual(["breckenridg"]);
     expect(corrections("pallisade", vocabulary)).toEqual(["palisad"]);
     expect(corrections("torstrase", vocabulary)).toEqual(["torstrass"]);
