@@ -6,14 +6,15 @@
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { GLOVE_SIF_MODEL_ID } from "~/search/model/build-glove-sif";
+import { SUGGESTED_MIN_SCORE } from "~/search/relevance";
 import { HALVES, goldOf, type Half, type Persona } from "../test/search/fixtures/personas";
 import { MODES, post, startEngine, type Handle, type Mode } from "./eval-locomo";
 import { aucOf, atThreshold, type Judged } from "./eval-calibration";
 import { sharesWord } from "./eval-overlap";
 
 const LIMIT = 10;
-/** The threshold the precision/recall row is reported at (the product's documented default for min_score). */
-const DEFAULT_THRESHOLD = 0.5;
+/** The threshold the precision/recall row is reported at: the min_score the docs suggest. */
+const DEFAULT_THRESHOLD = SUGGESTED_MIN_SCORE;
 
 interface Args {
   halves: Half[];

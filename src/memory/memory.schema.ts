@@ -157,6 +157,17 @@ export const SearchMemoryInput = Type.Object(
     session_id: Type.Optional(SessionFilter),
     metadata: Type.Optional(MetadataFilter),
     include_superseded: Type.Optional(IncludeSuperseded),
+    min_score: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description:
+          "Leave out results scored below this, 0–1. Scores are absolute (how likely the memory is relevant), so one threshold fits every query; with the built-in model 0.15 keeps about half of the answers and returns nothing for most questions the memories cannot answer",
+      }),
+    ),
+    explain: Type.Optional(
+      Type.Boolean({ description: "Add score_details {semantic, keyword} to each result: what its score came from" }),
+    ),
   },
   { ...STRICT, ...example({ user_id: "alice", query: "which theme does Alice like?", limit: 5 }) },
 );
@@ -268,14 +279,30 @@ const Supersedes = Type.Array(Type.String(), {
 const SupersededBy = Type.String({
   description: "Id of the newer memory that superseded this one (present only on superseded memories)",
 });
+export const ScoreDetails = Type.Object({
+  semantic: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], {
+    description:
+      "Cosine of the memory's and the query's embeddings; null when the memory was not among the nearest vectors (its score then assumed the last one's cosine) or there was no query vector",
+  }),
+  keyword: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: "Share of the query's term weight (BM25 idf over the user's memories) that the memory's words match",
+  }),
+});
 export const SearchResult = Type.Object({
   id: Type.String(),
   memory: Type.String(),
-  score: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
+  score: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: "Calibrated relevance: the same score means the same strength of match in any query",
+  }),
   metadata: Metadata,
   created_at: Iso,
   supersedes: Type.Optional(Supersedes),
   superseded_by: Type.Optional(SupersededBy),
+  score_details: Type.Optional(ScoreDetails),
 });
 const AT = "2026-06-01T09:30:00.000Z";
 export const SearchResponse = Type.Object(

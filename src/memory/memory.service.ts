@@ -202,6 +202,8 @@ export class MemoryService {
       input.session_id,
       input.metadata,
       input.include_superseded,
+      input.min_score,
+      input.explain,
     ]);
     await this.caches.sync(userId);
     const cached = this.caches.results.get(userId, key);
@@ -216,7 +218,7 @@ export class MemoryService {
       includeSuperseded: input.include_superseded === true,
     };
     const before = this.caches.results.snapshot(userId);
-    const hits = await this.search.rank(filter, input.query, limit);
+    const hits = (await this.search.rank(filter, input.query, limit)).filter((h) => h.score >= (input.min_score ?? 0));
     const history = await historyOf(this.store, userId, hits);
     const results = hits.map((h) => ({
       id: h.id,
@@ -225,6 +227,7 @@ export class MemoryService {
       metadata: JSON.parse(h.metadata),
       created_at: iso(h.created_at),
       ...history(h),
+      ...(input.explain ? { score_details: { semantic: h.semantic, keyword: h.keyword } } : {}),
     }));
     const response = { results };
     this.caches.results.set(

@@ -7,8 +7,11 @@ import type { Logger } from "~/shared/logger";
 import type { RankRequest, SearchHit } from "./ranker";
 
 interface Pending {
+  req: RankRequest;
   resolve: (ranked: SearchHit[]) => void;
   reject: (error: Error) => void;
+  /** Sent again once already, after its first worker stopped. */
+  resent?: boolean;
 }
 
 interface Slot {
@@ -64,12 +67,14 @@ export class RankPool {
   rank(req: RankRequest): Promise<SearchHit[]> {
     if (this.closed) return Promise.reject(new AppError("UNAVAILABLE", "the server is shutting down"));
     if (!this.slots.length) return Promise.reject(new AppError("UNAVAILABLE", "no search worker is running; retry"));
+    return new Promise((resolve, reject) => this.send({ req, resolve, reject }));
+  }
+
+  private send(p: Pending): void {
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, req });
-    });
+    slot.pending.set(id, p);
+    slot.worker.postMessage({ id, req: p.req });
   }
 
   /** Resolves once the next stopped worker has been replaced and its connection is open. */
@@ -111,7 +116,7 @@ export class RankPool {
               : new Error(msg.error.message),
           );
       };
-      // A worker that dies or exits fails its requests (503, not a hang) and is replaced; meanwhile,
+      // A worker that dies or exits hands its requests to another (or fails them: 503, not a hang) and is replaced; meanwhile,
       // and if no worker is left, SearchService ranks on the server thread.
       const lost = (reason: string) => {
         reject(new Error(`search worker failed to start: ${reason}`));
@@ -119,7 +124,7 @@ export class RankPool {
         if (this.closed || at < 0) return;
         this.options.logger.error("search worker stopped; starting another", { error: reason });
         this.slots.splice(at, 1);
-        this.fail(slot, new AppError("UNAVAILABLE", "a search worker stopped; retry"));
+        this.resend(slot);
         worker.terminate();
         this.spawn().then(
           () => {
@@ -133,6 +138,19 @@ export class RankPool {
       const { path, nativeCacheDir, vectorIndex, sqliteLib } = this.options;
       worker.postMessage({ open: { path, nativeCacheDir, vectorIndex, sqliteLib } });
     });
+  }
+
+  /**
+   * The searches a stopped worker still owed go to another worker, once (ranking only reads, so asking
+   * again is safe); with none left, or a second time, they fail with 503.
+   */
+  private resend(slot: Slot): void {
+    const owed = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const p of owed) {
+      if (this.slots.length && !p.resent) this.send({ ...p, resent: true });
+      else p.reject(new AppError("UNAVAILABLE", "a search worker stopped; retry"));
+    }
   }
 
   private fail(slot: Slot, error: Error): void {

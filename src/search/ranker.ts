@@ -1,40 +1,31 @@
-// Ranking, the read-only heart of a search: BM25 keyword candidates, vector candidates, RRF fusion,
-// then replies joining their ranked questions. Reads through one store, so it runs either on the
-// server's thread or in a search worker (rank-pool.ts) over the worker's own store; both run this
-// same code.
+// Ranking, the read-only heart of a search: vector candidates with their cosines, keyword candidates
+// with their share of the query's term weight, one calibrated score for each (relevance.ts), then
+// replies joining their ranked questions. Reads through one store, so it runs either on the server's
+// thread or in a search worker (rank-pool.ts) over the worker's own store; both run this same code.
 import type { HitRow, MemoryFilter, Repos, Store, VectorSpace } from "~/store/store";
-import { ranking, rrfScores, type Ranked } from "./fusion";
-import { addReplies, isQuestion, REPLY_ANCHORS, replies } from "./reply-context";
+import { keywordEvidence, type RankTerm } from "./keyword-evidence";
+import { relevance, withReply } from "./relevance";
+import { withoutClitics } from "./query-terms";
+import { isQuestion, REPLY_ANCHORS, replies } from "./reply-context";
 
-/**
- * BM25 candidates before fusion. The fast path looks up twice as many rows for the visibility filter,
- * so fewer candidates cost less (keyword ranking ≈ 12 % cheaper at 100k memories than with 5·limit).
- * LoCoMo hybrid R@10 with 5·limit / 3·limit / 2·limit: at limit 50, dev 70.1 / 70.1 / 70.1, test 65.6 /
- * 65.7 / 65.8; at limit 10, dev 69.7 / 69.7 / 69.9, test 65.4 / 65.0 / 65.2 — flat within noise.
- */
+/** Keyword candidates: the best shares, up to this many visible ones (LoCoMo R@10 was flat from 2 to 5 × limit). */
 const KEYWORD_CANDIDATES = (limit: number) => Math.max(20, limit * 2);
 /**
- * Vector candidates before fusion. At half weight and k = 5 a vector rank past 20 adds < 0.02 against
- * the keyword head's 0.17, and sqlite-vec's KNN costs grow with k (358 → 220 µs for k 50 → 10 at 100k
- * memories): LoCoMo R@10 with k = 50 / 30 / 20 / 15 was dev 70.1 / 69.9 / 70.2 / 70.8, test 65.7 /
- * 65.9 / 65.3 / 65.3 — flat within noise.
+ * Vector candidates. sqlite-vec's KNN costs grow with k (358 → 220 µs for k 50 → 10 at 100k memories):
+ * LoCoMo R@10 with k = 50 / 30 / 20 / 15 was dev 70.1 / 69.9 / 70.2 / 70.8 — flat within noise.
  */
 const VECTOR_CANDIDATES = (limit: number) => Math.max(20, limit * 2);
-
 /**
- * Hybrid fusion, tuned on the LoCoMo dev split (docs/SEARCH-QUALITY.md). A small k instead of Cormack's
- * 60 lets each list's head decide: BM25's first hits are usually right, and agreement deep in both
- * tails should not outvote them. The vector list votes at half weight because the built-in static
- * model ranks worse than BM25 on its own (R@10 49 vs 62); equal weights with k = 60 fell below
- * keyword-only. With reply context, R@10 is flat (±0.3) for k 5–10 and vector weights 0.3–0.7 (k = 20
- * loses ≈ 1); k = 5 gains 2 points of MRR over k = 10.
+ * A query of stopwords alone ("who is it") matches by its words in order (SearchRepo.keyword): such a hit
+ * counts as half the keyword evidence of a memory that holds every meaningful word of a query.
  */
-const HYBRID_RRF_K = 5;
-const HYBRID_WEIGHTS = [0.5, 1]; // [vector, keyword]
+const STOPWORD_MATCH_SHARE = 0.5;
 
 export interface RankRequest {
   filter: MemoryFilter;
   query: string;
+  /** The query's meaningful words (query-terms.ts); none = a query of stopwords alone. */
+  terms: RankTerm[];
   /** The query's embedding; null = keyword ranking only. */
   vector: Float32Array | null;
   /** The current model's vector space; null without a model. */
@@ -42,116 +33,136 @@ export interface RankRequest {
   limit: number;
   /** Eval hook: rank by vectors alone ("semantic only"). */
   vectorOnly: boolean;
-  /** Share of a question's score its reply receives; 0 = off. */
+  /** Probability that a ranked question's reply answers it; 0 = off. */
   replyShare: number;
 }
 
 /** A ranked memory with what a search result shows: read by the ranker, so a worker answers in one message. */
 export interface SearchHit extends HitRow {
   score: number;
+  /** Cosine with the query; null when the memory was not among the vector candidates (or no vector ranked). */
+  semantic: number | null;
+  /** Share of the query's term weight the memory matches. */
+  keyword: number;
 }
 
-type Row = HitRow;
-
-/** The ranked memories that have a (visible) row, with it. */
-const withRows = (ranked: Ranked<number>[], rows: ReadonlyMap<number, Row>): SearchHit[] =>
-  ranked.flatMap((r) => {
-    const row = rows.get(r.id);
-    return row ? [{ ...row, score: r.score }] : [];
-  });
+interface Evidence {
+  cosines: Map<number, number>;
+  /** The cosine assumed for a memory not among the vector candidates (below the last one's); null: no vectors. */
+  floor: number | null;
+  shares: Map<number, number>;
+}
 
 export class Ranker {
   constructor(private readonly store: Store) {}
 
-  /**
-   * The best `limit` visible memories, best first. With reply context, the rows of the top anchors are
-   * read first, in one statement: their texts say which anchors are questions, and they hold most of
-   * the answer, so a search without a question among its anchors runs no further statement.
-   */
+  /** The best `limit` visible memories, best first. */
   rank(req: RankRequest): Promise<SearchHit[]> {
     return this.store.read((r) => this.rankIn(r, req));
   }
 
   private async rankIn(r: Repos, req: RankRequest): Promise<SearchHit[]> {
-    const scores = await this.firstStage(r, req);
-    const withReplies = req.replyShare > 0;
-    const anchors = ranking(scores).slice(0, withReplies ? REPLY_ANCHORS(req.limit) : req.limit);
+    const { evidence, candidates } = await this.gather(r, req);
+    const own = (rowid: number) =>
+      relevance(
+        evidence.floor === null ? null : (evidence.cosines.get(rowid) ?? evidence.floor),
+        evidence.shares.get(rowid) ?? 0,
+      );
+    const scores = new Map(candidates.map((rowid) => [rowid, own(rowid)]));
+    const best = () => [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const anchors = best().slice(0, req.replyShare > 0 ? REPLY_ANCHORS(req.limit) : req.limit);
     const rows = await this.rows(
       r,
       req.filter,
-      anchors.map((a) => a.id),
+      anchors.map(([rowid]) => rowid),
     );
-    const questions = withReplies
-      ? anchors.filter((a) => isQuestion(rows.get(a.id)?.memory ?? "")).map((a) => a.id)
-      : [];
-    if (!questions.length) return withRows(anchors.slice(0, req.limit), rows);
-    addReplies(scores, await replies(r.search, req.filter, questions), req.replyShare);
-    const top = ranking(scores).slice(0, req.limit);
-    const read = new Set(anchors.map((a) => a.id));
-    for (const [rowid, row] of await this.rows(
-      r,
-      req.filter,
-      top.map((r) => r.id).filter((id) => !read.has(id)),
-    ))
-      rows.set(rowid, row);
-    return withRows(top, rows);
+    const questions = req.replyShare > 0 ? anchors.filter(([id]) => isQuestion(rows.get(id)?.memory ?? "")) : [];
+    if (questions.length) {
+      const pairs = await replies(
+        r.search,
+        req.filter,
+        questions.map(([id]) => id),
+      );
+      // Gains read the questions' scores before any reply changes: a chain of questions does not compound.
+      const gains = [...pairs].map(([question, reply]) => [reply, scores.get(question)!] as const);
+      for (const [reply, q] of gains) scores.set(reply, withReply(scores.get(reply) ?? own(reply), q, req.replyShare));
+    }
+    const top = best().slice(0, req.limit);
+    const missing = top.map(([id]) => id).filter((id) => !rows.has(id));
+    for (const [rowid, row] of await this.rows(r, req.filter, missing)) rows.set(rowid, row);
+    return top.flatMap(([rowid, score]) => {
+      const row = rows.get(rowid);
+      if (!row) return [];
+      return [
+        { ...row, score, semantic: evidence.cosines.get(rowid) ?? null, keyword: evidence.shares.get(rowid) ?? 0 },
+      ];
+    });
+  }
+
+  /**
+   * Vector and keyword candidates (visible ones only) and the evidence that scores them. Candidates include
+   * superseded memories, each standing for the current memory that replaced it (SPEC §11): "where do I
+   * live" matches "I live in Berlin", whose newer value "I moved to Lisbon" shares no word with it.
+   */
+  private async gather(r: Repos, req: RankRequest): Promise<{ evidence: Evidence; candidates: number[] }> {
+    const { limit } = req;
+    const filter = { ...req.filter, includeSuperseded: true };
+    const k = VECTOR_CANDIDATES(limit);
+    const near = req.vectors && req.vector ? await r.vectors.rank(req.vectors, filter, req.vector, k) : null;
+    const cosines = new Map((near ?? []).map((h) => [h.rowid, h.score]));
+    // A list shorter than k holds every visible memory that has a vector: the others have none (cosine 0).
+    const floor = near ? (near.length < k ? 0 : Math.max(0, near.at(-1)!.score)) : null;
+    let shares = new Map<number, number>();
+    let keyword: number[] = [];
+    if (req.vectorOnly) {
+      // Semantic only: no keyword evidence.
+    } else if (req.terms.length) {
+      const found = await keywordEvidence(r, filter, req.terms);
+      shares = found.shares;
+      keyword = await r.search.visible(filter, found.ranked, KEYWORD_CANDIDATES(limit));
+    } else {
+      keyword = (await r.search.keyword(filter, withoutClitics(req.query), KEYWORD_CANDIDATES(limit))).map(
+        (h) => h.rowid,
+      );
+      shares = new Map(keyword.map((rowid) => [rowid, STOPWORD_MATCH_SHARE]));
+    }
+    const evidence = { cosines, floor, shares };
+    const candidates = [...new Set([...cosines.keys(), ...keyword])];
+    const next = await r.search.successors(req.filter, candidates);
+    if (!next.size) return { evidence, candidates };
+    return { evidence, candidates: standIn(candidates, next, evidence, req.filter.includeSuperseded === true) };
   }
 
   /**
    * Rows by rowid, through the same visibility filter: on a worker's connection the server thread
    * commits between statements, and a memory deleted or expired meanwhile must not show.
    */
-  private async rows(r: Repos, filter: MemoryFilter, rowids: number[]): Promise<Map<number, Row>> {
+  private async rows(r: Repos, filter: MemoryFilter, rowids: number[]): Promise<Map<number, HitRow>> {
+    if (!rowids.length) return new Map();
     return new Map((await r.search.rows(filter, rowids)).map((row) => [row.rowid, row]));
-  }
-
-  /**
-   * Candidate scores: BM25 alone without a vector, else RRF of vectors and keywords. Candidates include
-   * superseded memories, each standing for the current memory that replaced it (SPEC §11): "where do I
-   * live" matches "I live in Berlin", whose newer value "I moved to Lisbon" shares no word with it. With
-   * include_superseded both are shown, the current one right after the old one.
-   */
-  private async firstStage(r: Repos, req: RankRequest): Promise<Map<number, number>> {
-    const { query, limit } = req;
-    const filter = { ...req.filter, includeSuperseded: true };
-    let vec =
-      req.vectors && req.vector
-        ? (await r.vectors.rank(req.vectors, filter, req.vector, VECTOR_CANDIDATES(limit))).map((h) => h.rowid)
-        : null;
-    let kw = req.vectorOnly ? [] : await r.search.keyword(filter, query, KEYWORD_CANDIDATES(limit));
-    const next = await r.search.successors(req.filter, [...(vec ?? []), ...kw.map((h) => h.rowid)]);
-    if (next.size) {
-      const keep = req.filter.includeSuperseded === true;
-      vec =
-        vec &&
-        standIn(
-          vec.map((rowid) => ({ rowid })),
-          next,
-          keep,
-        ).map((h) => h.rowid);
-      kw = standIn(kw, next, keep);
-    }
-    // Cosines are not zero-based (unrelated texts still score ≈ 0.5), so reply shares need rank-based scores.
-    if (req.vectorOnly) return rrfScores([vec ?? []], [1], HYBRID_RRF_K);
-    if (!vec) return new Map(kw.map((h) => [h.rowid, h.score]));
-    return rrfScores([vec, kw.map((h) => h.rowid)], HYBRID_WEIGHTS, HYBRID_RRF_K);
   }
 }
 
 /**
- * A ranked list with each superseded memory replaced by its successor (none when 0), which keeps its best
- * place; with `keep` (include_superseded) the superseded one stays and its successor comes right after it.
+ * Candidates with each superseded memory replaced by its successor (none when 0), which takes the better of
+ * both memories' evidence; with `keep` (include_superseded) the superseded one stays too, and its successor,
+ * as good as it and newer, comes right after it.
  */
-function standIn<T extends { rowid: number }>(
-  ranked: readonly T[],
-  next: ReadonlyMap<number, number>,
-  keep: boolean,
-): T[] {
-  const seen = new Set<number>([0]);
-  const once = (h: T, rowid: number) => (seen.has(rowid) || !seen.add(rowid) ? [] : [{ ...h, rowid }]);
-  return ranked.flatMap((h) => {
-    const successor = next.get(h.rowid);
-    if (successor === undefined) return once(h, h.rowid);
-    return keep ? [...once(h, h.rowid), ...once(h, successor)] : once(h, successor);
-  });
+function standIn(candidates: number[], next: ReadonlyMap<number, number>, e: Evidence, keep: boolean): number[] {
+  const out = new Set<number>();
+  for (const rowid of candidates) {
+    const successor = next.get(rowid);
+    if (successor === undefined) {
+      out.add(rowid);
+      continue;
+    }
+    if (keep) out.add(rowid);
+    if (!successor) continue;
+    out.add(successor);
+    for (const map of [e.cosines, e.shares]) {
+      const own = map.get(rowid);
+      if (own !== undefined && own > (map.get(successor) ?? -Infinity)) map.set(successor, own);
+    }
+  }
+  return [...out];
 }

@@ -1,11 +1,15 @@
 // Reply context: a memory that asks a question rarely holds the answer; the reply stored right after it
-// in the same conversation does. A ranked question passes a share of its score to that reply (the
-// pairs are read by the store: SearchRepo.replies).
+// in the same conversation does. A ranked question passes its score on to that reply (relevance.ts
+// withReply; the pairs are read by the store: SearchRepo.replies).
 import type { MemoryFilter, SearchRepo } from "~/store/store";
 // LoCoMo dev: hybrid R@10 65.1 → 71.0, keyword-only 62.2 → 69.2, MRR up too (docs/SEARCH-QUALITY.md).
 
-/** Share of a question's score its reply receives (dev R@10 within ±0.5 from 0.6 to 0.8, hybrid and keyword). */
-export const REPLY_SHARE = 0.7;
+/**
+ * Probability that a ranked question's reply answers it. With calibrated scores (a noisy OR, relevance.ts),
+ * LoCoMo dev R@10 was flat from 0.5 to 0.9 (hybrid 71.1 / 71.0 / 71.0 for 0.7 / 0.8 / 0.9, keyword 69.9–70.3)
+ * and MRR rose with it (hybrid 54.1 / 54.6 / 55.3): 0.8, the plateau's middle.
+ */
+export const REPLY_SHARE = 0.8;
 /** The ranked memories checked for being questions: twice the page asked for (dev: top 20 to 500 within ±0.2). */
 export const REPLY_ANCHORS = (limit: number) => 2 * limit;
 /** A reply is the next memory of the same user, agent and session stored within this time of the question. */
@@ -25,15 +29,6 @@ export function isQuestion(text: string): boolean {
     rest = rest.slice(0, start).trimEnd();
   }
   return rest.endsWith("?");
-}
-
-/**
- * Pure: each reply gains `share ×` its question's score (added when the reply was not ranked yet).
- * Reads question scores before any reply is added, so a chain of questions does not compound.
- */
-export function addReplies<T>(scores: Map<T, number>, replies: ReadonlyMap<T, T>, share = REPLY_SHARE): void {
-  const gains = [...replies].map(([question, reply]) => [reply, (scores.get(question) ?? 0) * share] as const);
-  for (const [reply, gain] of gains) if (gain > 0) scores.set(reply, (scores.get(reply) ?? 0) + gain);
 }
 
 /** Question rowid → reply rowid, for the anchors that end with a question and have a visible reply. */

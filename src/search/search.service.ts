@@ -1,6 +1,6 @@
-// Search: keyword (FTS5 BM25) always; semantic (sqlite-vec) when an embedder is ready; hybrid = RRF of
-// both; then replies to ranked questions join in. Also owns vector writes
-// and the background re-embedding after a model change.
+// Search: keyword evidence always; semantic (vectors) when an embedder is ready; one calibrated score
+// from both (relevance.ts); then replies to ranked questions join in. Also owns vector writes and the
+// background re-embedding after a model change.
 import type { MemoryFilter, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
 import type { Logger } from "~/shared/logger";
 import { Histogram } from "~/shared/histogram";
@@ -9,6 +9,8 @@ import { LruCache } from "./lru-cache";
 import { commonWords, FOCUS_SAMPLE, refreshAfter, withoutCommon } from "./query-focus";
 import { REPLY_SHARE } from "./reply-context";
 import { Ranker, type RankRequest, type SearchHit } from "./ranker";
+import { queryTerms } from "./query-terms";
+import { mayBeTypo } from "./typos";
 import type { RankPool } from "./rank-pool";
 
 export type SearchMode = "hybrid" | "keyword";
@@ -18,9 +20,15 @@ export type SemanticState = "off" | "loading" | "ready" | "failed";
 export interface SearchTuning {
   /** Rank by vectors alone ("semantic only"). */
   vectorOnly?: boolean;
-  /** Share of a question's score its reply receives (default REPLY_SHARE; 0 = off). */
+  /** Probability that a ranked question's reply answers it (default REPLY_SHARE; 0 = off). */
   replyShare?: number;
 }
+
+/**
+ * Real words (lower case, no diacritics), for typo tolerance: a query word that is one is never taken for
+ * a typo (typos.ts). Null (none given, or not loaded) tries every word of four letters or more.
+ */
+export type KnownWords = () => Promise<ReadonlySet<string> | null>;
 
 export interface SearchStatus {
   mode: SearchMode;
@@ -50,15 +58,23 @@ export class SearchService {
   queryCacheHits = 0;
   queryCacheMisses = 0;
 
+  private known: ReadonlySet<string> | null = null;
+  private readonly knownLoading: Promise<void>;
+
   constructor(
     private readonly store: Store,
     private readonly embedder: Embedder | null,
     private readonly logger: Logger,
     private readonly tuning: SearchTuning = {},
+    knownWords?: KnownWords,
   ) {
     this.ranker = new Ranker(store);
     this.erasure = store.vectorErasures;
     this.state = embedder ? "loading" : "off";
+    this.knownLoading = (knownWords?.() ?? Promise.resolve(null)).then(
+      (words) => void (this.known = words),
+      (e: Error) => logger.warn("no word list for typo tolerance; every unknown word is tried", { error: e.message }),
+    );
   }
 
   private starting: Promise<void> | null = null;
@@ -136,15 +152,17 @@ export class SearchService {
   }
 
   async rank(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
-    await this.settled();
+    await Promise.all([this.settled(), this.knownLoading]);
     return this.timings.search.time(() => this.rankNow(filter, query, limit));
   }
 
   private async rankNow(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
     const vector = this.vectors ? await this.queryVector(await this.focus(filter, query)) : null;
+    const known = this.known;
     const req: RankRequest = {
       filter,
       query,
+      terms: queryTerms(query).map((word) => ({ word, typo: mayBeTypo(word, (w) => known?.has(w) ?? false) })),
       vector,
       limit,
       vectors: this.vectors,

@@ -28,18 +28,24 @@ export function mayBeTypo(word: string, known: (word: string) => boolean): boole
   return folded.length >= TYPO_MIN_LENGTH && !/\p{N}/u.test(folded) && !known(folded);
 }
 
-/** Endings the Porter stemmer removes most often; a typed word is compared with and without them. */
-const SUFFIXES = ["e", "s", "es", "ed", "ing", "ly"];
+/** Endings the Porter stemmer removes or rewrites most often; a typed word is compared with and without them. */
+const SUFFIXES: [string, string][] = [
+  ["e", ""],
+  ["s", ""],
+  ["es", ""],
+  ["ed", ""],
+  ["ing", ""],
+  ["ly", ""],
+  ["ion", ""],
+  ["ions", ""],
+  ["y", "i"],
+];
 
 /** The word and its forms without a common ending (what its index term may look like). */
 function forms(word: string): string[] {
   const folded = fold(word);
-  return [
-    folded,
-    ...SUFFIXES.filter((s) => folded.length - s.length >= 3 && folded.endsWith(s)).map((s) =>
-      folded.slice(0, -s.length),
-    ),
-  ];
+  const endings = SUFFIXES.filter(([s]) => folded.length - s.length >= 3 && folded.endsWith(s));
+  return [folded, ...endings.map(([s, r]) => folded.slice(0, -s.length) + r)];
 }
 
 /** The index terms of `vocabulary` within one edit of `word` or of one of its forms without an ending. */

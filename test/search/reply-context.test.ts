@@ -1,7 +1,8 @@
-// Reply context: a ranked question passes a share of its score to the reply stored right after it
-// in the same conversation (user, agent, session, within the reply window).
+// Reply context: a ranked question passes its score on to the reply stored right after it in the same
+// conversation (user, agent, session, within the reply window), as a noisy OR (relevance.ts withReply).
 import { afterEach, describe, expect, test } from "bun:test";
-import { addReplies, isQuestion, REPLY_WINDOW_MS, replies } from "~/search/reply-context";
+import { isQuestion, REPLY_SHARE, REPLY_WINDOW_MS, replies } from "~/search/reply-context";
+import { relevance, withReply } from "~/search/relevance";
 import { buildTestApp, type TestApp } from "../support/app";
 import { dbOf } from "../support/store";
 
@@ -28,39 +29,6 @@ describe("isQuestion", () => {
     expect(isQuestion("Is it? I think it is.")).toBe(false);
     expect(isQuestion("Luna and Oliver!")).toBe(false);
     expect(isQuestion("")).toBe(false);
-  });
-});
-
-describe("addReplies", () => {
-  test("the reply gains share × the question's score, joining the ranking when absent", () => {
-    const scores = new Map([
-      [1, 0.5],
-      [2, 0.1],
-    ]);
-    addReplies(
-      scores,
-      new Map([
-        [1, 2],
-        [3, 4],
-      ]),
-      0.5,
-    );
-    expect(scores.get(2)).toBeCloseTo(0.35);
-    expect(scores.has(4)).toBe(false); // question 3 was not ranked: nothing to pass on
-  });
-
-  test("chained questions do not compound: gains come from the scores before any reply", () => {
-    const scores = new Map([[1, 1]]);
-    addReplies(
-      scores,
-      new Map([
-        [1, 2],
-        [2, 3],
-      ]),
-      0.5,
-    );
-    expect(scores.get(2)).toBeCloseTo(0.5);
-    expect(scores.has(3)).toBe(false);
   });
 });
 
@@ -154,9 +122,11 @@ describe("search with reply context (HTTP)", () => {
     t = await buildTestApp();
     await store(t, ["What are your pets' names?", "Luna and Oliver!"]);
     const r = await t.post("/search_memory", { user_id: "u", query: "pets names" });
+    // Keyword only: the question holds every word of the query, the reply none of them.
+    const question = relevance(null, 1);
     expect(r.body.results.map((x: { memory: string; score: number }) => [x.memory, x.score])).toEqual([
-      ["What are your pets' names?", 1],
-      ["Luna and Oliver!", 0.7],
+      ["What are your pets' names?", question],
+      ["Luna and Oliver!", withReply(relevance(null, 0), question, REPLY_SHARE)],
     ]);
   });
 

@@ -143,6 +143,7 @@ describe("search workers", () => {
     const req = {
       filter: { userId: "alice", sessionId: "", now: Date.now() },
       query: "dinner",
+      terms: [{ word: "dinner", typo: false }],
       vector: null,
       vectors: null,
       limit: 5,

@@ -27,6 +27,8 @@ describe("corrections", () => {
     expect(corrections("penicilin", vocabulary)).toEqual(["penicillin"]);
     expect(corrections("hargrve", vocabulary)).toEqual(["hargrov"]); // "hargrv" + o
     expect(corrections("penicilins", vocabulary)).toEqual(["penicillin"]);
+    expect(corrections("odysey", ["odyssei"])).toEqual(["odyssei"]); // Porter's y → i
+    expect(corrections("emisions", ["emiss"])).toEqual(["emiss"]); // and its -ion
     expect(corrections("breckenrige", vocabulary)).toEqual(["breckenridg"]);
     expect(corrections("pallisade", vocabulary)).toEqual(["palisad"]);
     expect(corrections("torstrase", vocabulary)).toEqual(["torstrass"]);

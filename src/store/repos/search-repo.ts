@@ -31,7 +31,25 @@ export interface HitRow {
   superseded_by: string | null;
 }
 
+/** Per query word, the user's memories that contain it, and how many memories the user has. */
+export interface TermDocs {
+  docs: number;
+  /** rowids[i]: the memories (visible or not) whose text contains words[i], as the index matches words. */
+  rowids: number[][];
+}
+
 export interface SearchRepo {
+  /** Looks each (folded) word up in the user's keyword index; the engine applies its own stemming. */
+  termDocs(userId: string, words: readonly string[]): Promise<TermDocs>;
+  /**
+   * The user's index terms (engine form: Porter stems, lower case, no diacritics) that start with
+   * `prefix`, at most `limit`: the vocabulary a typo is corrected from.
+   */
+  vocabulary(userId: string, prefix: string, limit: number): Promise<string[]>;
+  /** Per index term from `vocabulary`, the user's memories that contain it. */
+  indexTermDocs(userId: string, terms: readonly string[]): Promise<number[][]>;
+  /** The first `n` of `rowids` (in their order) that the filter lets through. */
+  visible(filter: MemoryFilter, rowids: readonly number[], n: number): Promise<number[]>;
   /**
    * For the superseded memories among these candidates, the current memory that replaced each (through a
    * chain of supersedes): rowid → its successor's rowid, or 0 when that one is not visible in the filter.

@@ -18,6 +18,7 @@ import { reindexAll } from "../fts-repo";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import m0015 from "./0015_memory_facts.sql" with { type: "text" };
 import m0016 from "./0016_request_audit.sql" with { type: "text" };
+import m0018 from "./0018_term_evidence.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: "memory facts", sql: m0015, run: fillTextKeys },
   { version: 16, name: "request audit", sql: m0016 },
   { version: 17, name: "erased user pseudonyms", sql: m0017 },
+  { version: 18, name: "term evidence", sql: m0018 },
 ];
