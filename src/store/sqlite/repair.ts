@@ -11,8 +11,12 @@ import { integrityProblems, requireStore } from "./store-file";
 import { salvageRows, type TableShape } from "./salvage";
 import { looseRecords, type LooseRecord } from "./loose-pages";
 
-/** Derived data, rebuilt rather than copied: the keyword index (and its owner numbers) and the vectors. */
-const DERIVED = /^(sqlite_|schema_migrations$|memories_fts|fts_owners$|memory_embeddings$|vector_erasures$|vec_)/;
+/**
+ * Derived data, rebuilt rather than copied: the keyword index (and its owner numbers), the vectors, and the
+ * per-user memory counts (their triggers count the memories again as they are copied in).
+ */
+const DERIVED =
+  /^(sqlite_|schema_migrations$|memories_fts|fts_owners$|memory_counts$|memory_embeddings$|vector_erasures$|vec_)/;
 
 export interface TableReport {
   table: string;
