@@ -1,6 +1,7 @@
 // The repository contracts on the SQLite store.
 import { repoContract, type RepoEngine } from "./repos.contract";
 import { factsContract } from "./facts.contract";
+import { termEvidenceContract } from "./term-evidence.contract";
 import { openTestStore } from "../support/store";
 
 const open = async (): Promise<RepoEngine> => {
@@ -9,3 +10,4 @@ const open = async (): Promise<RepoEngine> => {
 };
 repoContract("SQLite", open);
 factsContract("SQLite", open);
+termEvidenceContract("SQLite", open);

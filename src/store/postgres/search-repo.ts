@@ -9,7 +9,11 @@
 import type { Pg } from "./connection";
 import { filterSql } from "./filter-sql";
 import { isStopword, MAX_TERMS, words } from "../keyword-words";
-import type { HitRow, MemoryFilter, RankedRow, SearchRepo } from "../repos/search-repo";
+import type { HitRow, MemoryFilter, RankedRow, SearchRepo, TermDocs } from "../repos/search-repo";
+
+/** A word's postings read at most (as in the SQLite store: a term in most memories weighs next to nothing). */
+const MAX_POSTINGS = 100_000;
+const INDEXABLE = /^[\p{L}\p{M}\p{N}]{1,64}$/u;
 
 /** The tsqueries to try, in order (see toFtsQueries in store/sqlite/fts-query.ts: the same plan). */
 export function toTsQueries(text: string): { config: "english" | "simple"; query: string }[] {
@@ -59,6 +63,62 @@ export class PgSearchRepo implements SearchRepo {
       if (ranked.length) return ranked;
     }
     return [];
+  }
+
+  /**
+   * Per word, its memories through the stored 'english' tsvector (Snowball stems it as it stemmed the
+   * memories; a word the configuration drops as a stopword matches nothing). The count is the user's
+   * memories, visible or not, as in the SQLite store (an index-only count over memories_by_user).
+   */
+  async termDocs(userId: string, words: readonly string[]): Promise<TermDocs> {
+    const count = await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories WHERE user_id = $1", [userId]);
+    const rowids: number[][] = [];
+    for (const w of words)
+      rowids.push(
+        INDEXABLE.test(w)
+          ? (
+              await this.pg.all<{ rowid: number }>(
+                `SELECT rowid FROM memories WHERE user_id = $1 AND fts @@ plainto_tsquery('english', $2)
+                 ORDER BY rowid LIMIT $3`,
+                [userId, w, MAX_POSTINGS],
+              )
+            ).map((r) => r.rowid)
+          : [],
+      );
+    return { docs: count?.n ?? 0, rowids };
+  }
+
+  /** The lexemes of the user's tsvectors (no vocabulary table: this runs only for a word the user never wrote). */
+  async vocabulary(userId: string, prefix: string, limit: number): Promise<string[]> {
+    if (!INDEXABLE.test(prefix)) return [];
+    const rows = await this.pg.all<{ term: string }>(
+      `SELECT DISTINCT t.lexeme AS term FROM memories m, unnest(m.fts) t
+       WHERE m.user_id = $1 AND starts_with(t.lexeme, $2) ORDER BY 1 LIMIT $3`,
+      [userId, prefix, limit],
+    );
+    return rows.map((r) => r.term);
+  }
+
+  async indexTermDocs(userId: string, terms: readonly string[]): Promise<number[][]> {
+    if (!terms.length) return [];
+    const rows = await this.pg.all<{ term: string; rowid: number }>(
+      `SELECT DISTINCT t.lexeme AS term, m.rowid AS rowid FROM memories m, unnest(m.fts) t
+       WHERE m.user_id = $1 AND t.lexeme = ANY($2::text[]) ORDER BY 2`,
+      [userId, terms],
+    );
+    return terms.map((term) => rows.filter((r) => r.term === term).map((r) => r.rowid));
+  }
+
+  async visible(filter: MemoryFilter, rowids: readonly number[], n: number): Promise<number[]> {
+    if (!rowids.length || n <= 0) return [];
+    const params: unknown[] = [rowids];
+    const where = filterSql(filter, params);
+    const rows = await this.pg.all<{ rowid: number }>(
+      `SELECT m.rowid AS rowid FROM unnest($1::bigint[]) WITH ORDINALITY j(rowid, ord)
+       JOIN memories m ON m.rowid = j.rowid WHERE ${where} ORDER BY j.ord LIMIT $${params.push(n)}`,
+      params,
+    );
+    return rows.map((r) => r.rowid);
   }
 
   rows(filter: MemoryFilter, rowids: readonly number[]): Promise<HitRow[]> {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { repoContract, type RepoEngine } from "../repos.contract";
 import { factsContract } from "../facts.contract";
+import { termEvidenceContract } from "../term-evidence.contract";
 import { freshSchema, postgresSkip } from "../../support/postgres";
 import { openPostgresStore } from "~/store/postgres/postgres-store";
 import { silentLogger } from "~/shared/logger";
@@ -27,6 +28,7 @@ if (postgresSkip) describe.skip(`repositories: PostgreSQL (skipped: ${postgresSk
 else {
   repoContract("PostgreSQL", open);
   factsContract("PostgreSQL", open);
+  termEvidenceContract("PostgreSQL", open);
 
   test("two transactions adding the same text at once: the second finds the first's memory (SPEC §11)", async () => {
     const { store, close } = await openStore();
