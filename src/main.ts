@@ -13,7 +13,7 @@ import { RemoteEmbedder } from "./search/remote-embedder";
 import { TransformersEmbedder } from "./search/transformers-embedder";
 import { GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
 import { installBuiltinModel } from "./search/model/builtin-model";
-import { readKnownWords } from "./search/model/known-words";
+import { builtinKnownWords } from "./search/model/known-words";
 import { MemoryService } from "./memory/memory.service";
 import { MemoryCaches } from "./memory/memory-caches";
 import { MemoryPurger } from "./memory/purger";
@@ -77,7 +77,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const store = await openStore(config, logger);
   const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
   // The built-in model's vocabulary tells real words from typos, whichever model embeds (built or unpacked once).
-  const knownWords = () => installBuiltinModel(config.modelsDir).then(readKnownWords);
+  const knownWords = () => builtinKnownWords(config.modelsDir);
   const search = new SearchService(store, embedder, logger, o.searchTuning, knownWords);
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
