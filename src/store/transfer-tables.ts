@@ -114,6 +114,10 @@ export const ENGINE_ONLY = {
     // The key of erased users' pseudonyms: the target keeps the one its migrations drew, so a later
     // erasure there names a user by another pseudonym than the source did (copied rows keep theirs).
     "store_secrets",
+    // Per-user memory counts, kept by triggers as the memories are copied in; views of the keyword index.
+    "memory_counts",
+    "memories_fts_terms",
+    "memories_fts_instances",
   ],
   postgres: ["schema_migrations", "memory_vectors", "memory_change_versions", "rate_windows", "store_secrets"],
   /** Columns computed by the engine itself. */

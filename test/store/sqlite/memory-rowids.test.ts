@@ -76,7 +76,15 @@ function insertAsTheReleaseDid(db: Db, m: ReturnType<typeof memory>): number {
 }
 
 /** Indexes and triggers on memories that migrations after the rebuild add (14: memory facts). */
-const LATER = ["memories_by_text_key", "memories_by_successor", "memories_superseded_of_user", "memories_facts_ad"];
+// Migration 15 (facts and supersedes), 16 (per-user memory counts).
+const LATER = [
+  "memories_by_text_key",
+  "memories_by_successor",
+  "memories_superseded_of_user",
+  "memories_facts_ad",
+  "memory_counts_ai",
+  "memory_counts_ad",
+];
 
 const schema = (db: Db) =>
   db
