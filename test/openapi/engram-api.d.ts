@@ -1854,6 +1854,7 @@ export interface components {
             results: {
                 id: string;
                 memory: string;
+                /** @description Calibrated relevance: the same score means the same strength of match in any query */
                 score: number;
                 /** @description Free-form JSON object stored with the memory (≤ 16 KiB). Keys Engram reads: importance (integer 0–100, default 50), source (any string; conversation|a2a|system|tool select a governance source type), tags (array of strings, usable as a search filter), temporary: true with expiresAt (epoch ms) to hide the memory from that instant on */
                 metadata: {
@@ -1865,6 +1866,12 @@ export interface components {
                 supersedes?: string[];
                 /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
                 superseded_by?: string;
+                score_details?: {
+                    /** @description Cosine of the memory's and the query's embeddings; null when the memory was not among the nearest vectors (its score then assumed the last one's cosine) or there was no query vector */
+                    semantic: number | null;
+                    /** @description Share of the query's term weight (BM25 idf over the user's memories) that the memory's words match */
+                    keyword: number;
+                };
             }[];
         };
         /**
@@ -2806,6 +2813,10 @@ export interface operations {
                     };
                     /** @description true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), each with superseded_by. Default false: only current memories */
                     include_superseded?: boolean;
+                    /** @description Leave out results scored below this, 0–1. Scores are absolute (how likely the memory is relevant), so one threshold fits every query; with the built-in model 0.15 keeps about half of the answers and returns nothing for most questions the memories cannot answer */
+                    min_score?: number;
+                    /** @description Add score_details {semantic, keyword} to each result: what its score came from */
+                    explain?: boolean;
                 };
             };
         };

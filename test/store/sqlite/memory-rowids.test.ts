@@ -75,8 +75,7 @@ function insertAsTheReleaseDid(db: Db, m: ReturnType<typeof memory>): number {
   return rowid;
 }
 
-/** Indexes and triggers on memories that migrations after the rebuild add (14: memory facts). */
-// Migration 15 (facts and supersedes), 16 (per-user memory counts).
+/** Indexes and triggers on memories that migrations after the rebuild add (15: memory facts, 16: memory counts). */
 const LATER = [
   "memories_by_text_key",
   "memories_by_successor",
