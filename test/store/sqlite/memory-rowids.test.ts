@@ -75,7 +75,7 @@ function insertAsTheReleaseDid(db: Db, m: ReturnType<typeof memory>): number {
   return rowid;
 }
 
-/** Indexes and triggers on memories that migrations after the rebuild add (15: memory facts, 17: memory counts). */
+/** Indexes and triggers on memories that migrations after the rebuild add (15: memory facts, 18: memory counts). */
 const LATER = [
   "memories_by_text_key",
   "memories_by_successor",
