@@ -11,6 +11,8 @@ import { SearchService, type SearchTuning } from "./search/search.service";
 import type { Embedder } from "./search/embedder";
 import { RemoteEmbedder } from "./search/remote-embedder";
 import { TransformersEmbedder } from "./search/transformers-embedder";
+import { ModelSwitch } from "./search/model-switch";
+import { isHubModelId, isPulled } from "./search/model/pull";
 import { GLOVE_SIF_MODEL_ID } from "./search/model/build-glove-sif";
 import { installBuiltinModel } from "./search/model/builtin-model";
 import { builtinKnownWords } from "./search/model/known-words";
@@ -68,6 +70,8 @@ export interface BuildOptions {
 
 export interface Engine extends Services {
   store: Store;
+  /** The configured model's background download and switch, when it was not in the models folder. */
+  models: ModelSwitch | null;
   close(): Promise<void>;
 }
 
@@ -75,10 +79,25 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const logger = o.logger ?? loggerFor(config);
   const clock = o.clock ?? systemClock;
   const store = await openStore(config, logger);
-  const embedder = o.embedder !== undefined ? o.embedder : await createEmbedder(config);
+  // A hub model not in the models folder yet: the built-in model serves while it downloads (SPEC §4).
+  const download = o.embedder === undefined ? modelToDownload(config) : null;
+  const embedder =
+    o.embedder !== undefined
+      ? o.embedder
+      : await createEmbedder(download ? withModel(config, GLOVE_SIF_MODEL_ID) : config);
   // The built-in model's vocabulary tells real words from typos, whichever model embeds (built or unpacked once).
   const knownWords = () => builtinKnownWords(config.modelsDir);
   const search = new SearchService(store, embedder, logger, o.searchTuning, knownWords);
+  const models = download
+    ? new ModelSwitch({
+        id: download,
+        modelsDir: config.modelsDir,
+        hub: config.modelHub,
+        search,
+        load: () => localEmbedder(config, download),
+        logger,
+      })
+    : null;
   const workers = startSearchWorkers(config, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
   const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
@@ -130,12 +149,15 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     limits,
     ...(tokens ? { tokens } : {}),
     audit,
+    models,
     close: once(async () => {
+      await models?.close();
       await governance.close();
       await keys.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
+      for (const retired of search.retired) await retired.close?.();
       await store.close();
     }),
   };
@@ -249,15 +271,35 @@ export async function createEmbedder(config: Config): Promise<Embedder | null> {
   if (e.apiKey) return new RemoteEmbedder({ apiKey: e.apiKey, baseUrl: e.baseUrl, model: e.remoteModel });
   if (e.model === "none") return null;
   const builtin = e.model === GLOVE_SIF_MODEL_ID;
+  if (!builtin) return localEmbedder(config, e.model);
   return new TransformersEmbedder({
     modelId: e.model,
     modelsDir: config.modelsDir,
-    allowRemote: !builtin,
+    allowRemote: false,
     nativeCacheDir: config.cacheDir,
     // Built (≈2 s) or unpacked once per machine, as the first step of the load: a failure leaves search keyword-only and /health degraded.
     ...(builtin ? { prepare: () => installBuiltinModel(config.modelsDir) } : {}),
   });
 }
+
+/** A model from the models folder (or a folder path); a hub model gets there by `engram models pull` or the background download. */
+function localEmbedder(config: Config, modelId: string): Embedder {
+  return new TransformersEmbedder({
+    modelId,
+    modelsDir: config.modelsDir,
+    allowRemote: false,
+    nativeCacheDir: config.cacheDir,
+  });
+}
+
+/** The configured local model when it is a hub model that is not in the models folder yet. */
+export function modelToDownload(config: Config): string | null {
+  const e = config.embedding;
+  if (e.apiKey || e.model === "none" || e.model === GLOVE_SIF_MODEL_ID) return null;
+  return isHubModelId(e.model) && !isPulled(config.modelsDir, e.model) ? e.model : null;
+}
+
+const withModel = (config: Config, model: string): Config => ({ ...config, embedding: { ...config.embedding, model } });
 
 /** Rules by default; an OpenAI-compatible LLM when configured, falling back to the rules (logged) when it fails. */
 function createExtractor(config: Config, logger: Logger): EntityExtractor {
@@ -328,6 +370,8 @@ export async function startServer(config: Config, o: BuildOptions = {}): Promise
   const ready = new Promise((resolve) => setImmediate(resolve)).then(() =>
     stopping ? undefined : services.search.start(),
   );
+  // The configured model's download, if any: in the background, never awaited by a request.
+  void ready.then(() => (stopping ? undefined : services.models?.start()));
   // Then, in the background: vectors for memories stored under another model (or while the model was down).
   void ready
     .then(() => (stopping ? 0 : services.search.reembedMissing()))

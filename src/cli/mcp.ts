@@ -14,6 +14,8 @@ export async function mcp(config: Config): Promise<number> {
       void e.search
         .reembedMissing()
         .catch((err) => logger.error("re-embedding failed", { error: (err as Error).message }));
+      // The configured model's download, if any (SPEC §4): in the background, after the handshake.
+      void e.models?.start();
       return e;
     }));
   const session = await serveStdio({ build, logger, defaultUserId: config.userId });

@@ -16,7 +16,9 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
       async (): Promise<HealthResponse> => {
         const search = s.search.status();
         const store = await s.storeStatus();
-        const degraded = search.semantic === "failed" || !store.reachable;
+        // Also when the configured model cannot be downloaded (yet): the built-in model serves instead.
+        const stuck = search.download?.state === "failed" || search.download?.state === "retrying";
+        const degraded = search.semantic === "failed" || stuck || !store.reachable;
         return {
           status: degraded ? "degraded" : "ok",
           version: s.version,
@@ -27,6 +29,7 @@ export const systemRoutes = (s: Services, metrics: RequestMetrics) =>
             state: search.semantic,
             ...(search.error ? { error: search.error } : {}),
             vector_index: search.vectorIndex,
+            ...(search.download ? { download: search.download } : {}),
           },
         };
       },

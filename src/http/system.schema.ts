@@ -17,7 +17,7 @@ export const HealthResponse = Type.Object(
   {
     status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")], {
       description:
-        "degraded: the configured model failed to load (search runs on keywords), or the store does not answer (requests that need it get 503 UNAVAILABLE)",
+        "degraded: the configured model failed to load (search runs on keywords) or cannot be downloaded (the built-in model serves), or the store does not answer (requests that need it get 503 UNAVAILABLE)",
     }),
     version: Type.String(),
     store: Type.Object({
@@ -35,6 +35,31 @@ export const HealthResponse = Type.Object(
         description:
           "The vector index serving semantic search: sqlite-vec, or portable where SQLite cannot load it (macOS without Homebrew's SQLite)",
       }),
+      download: Type.Optional(
+        Type.Object(
+          {
+            model: Type.String(),
+            state: Type.Union(
+              ["downloading", "retrying", "loading", "done", "failed"].map((s) => Type.Literal(s)),
+              {
+                description:
+                  "retrying: the hub could not be reached (tried again with growing pauses); failed: it never will be",
+              },
+            ),
+            file: Type.Union([Type.String(), Type.Null()], { description: "The file being fetched" }),
+            received: Type.Integer({ minimum: 0, description: "Bytes of that file on disk" }),
+            total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+              description: "Its size, when the hub said",
+            }),
+            attempts: Type.Integer({ minimum: 0 }),
+            error: Type.Optional(Type.String()),
+          },
+          {
+            description:
+              "The configured model's background download (SPEC §4), when it was not in ENGRAM_MODELS_DIR: the built-in model serves meanwhile",
+          },
+        ),
+      ),
     }),
   },
   example({

@@ -1,7 +1,7 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers; and
 // SPEC §11's duplicates and supersedes (memory-facts.ts).
-import type { FactScope, MemoryRow, Repos, Store } from "~/store/store";
+import type { FactScope, MemoryRow, Repos, Store, VectorSpace } from "~/store/store";
 import type { Claim } from "~/facts/fact-claims";
 import { normaliseText, textKey } from "~/shared/text-key";
 import type { SearchService } from "~/search/search.service";
@@ -133,11 +133,12 @@ export class MemoryService {
       const row = { now, updatedAt: at?.updatedAt, retainUntil, conversationRef };
       const out: Stored[] = [];
       for (const [i, d] of drafts.entries()) {
-        const vector = vectors ? (vectors[i] ?? null) : undefined;
+        const vector = vectors ? { space: vectors.space, vector: vectors.vectors[i] ?? null } : undefined;
         out.push(await this.storeDraft(tx, scope, { ...d, claims: claims[i]!, vector }, row));
       }
       return out;
     });
+    this.search.written(vectors);
     const created = stored.filter((m) => !m.duplicate);
     this.caches.touched(scope.userId, created.length);
     for (const m of created) this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
@@ -160,7 +161,7 @@ export class MemoryService {
     tx: Repos,
     scope: FactScope,
     /** vector: undefined when the model is not ready (the memory is embedded later). */
-    d: Draft & { claims: Claim[]; vector: Float32Array | null | undefined; explicit?: string[] },
+    d: Draft & { claims: Claim[]; vector: DraftVector | undefined; explicit?: string[] },
     at: { now: number; updatedAt?: number; retainUntil: number | null; conversationRef: string | null },
   ): Promise<Stored> {
     const same = await this.facts.duplicate(tx, scope, d.text, at.now);
@@ -185,8 +186,10 @@ export class MemoryService {
       text_key: same.key,
       has_facts: statesFacts(plan, d.explicit?.length),
     });
-    if (d.vector !== undefined)
-      await this.search.writeVectors(tx, [{ rowid, ...scope, expiresAt: d.traits.expiresAt, vector: d.vector }]);
+    if (d.vector)
+      await this.search.writeVectors(tx, d.vector.space, [
+        { rowid, ...scope, expiresAt: d.traits.expiresAt, vector: d.vector.vector },
+      ]);
     return { id, text: d.text, duplicate: false, superseded: await this.facts.commit(tx, scope, id, plan, d.explicit) };
   }
 
@@ -310,18 +313,19 @@ export class MemoryService {
         now,
       );
       if (vectors)
-        await this.search.writeVectors(tx, [
+        await this.search.writeVectors(tx, vectors.space, [
           {
             rowid: row.rowid,
             userId: row.user_id,
             agentId: row.agent_id,
             sessionId: row.session_id,
             expiresAt: traits.expiresAt,
-            vector: vectors[0] ?? null,
+            vector: vectors.vectors[0] ?? null,
           },
         ]);
       if (claims) await this.restate(tx, space, row, text, claims);
     });
+    this.search.written(vectors);
     this.caches.touched(scope.userId, 1);
     if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(scope, input);
@@ -379,10 +383,11 @@ export class MemoryService {
           superseded: await this.facts.commit(tx, scope, same.id, plan, [old.id]),
         };
       }
-      const vector = vectors ? (vectors[0] ?? null) : undefined;
+      const vector = vectors ? { space: vectors.space, vector: vectors.vectors[0] ?? null } : undefined;
       const at = { now, retainUntil, conversationRef: old.conversation_ref };
       return this.storeDraft(tx, scope, { ...draft, claims: claims!, vector, explicit: [old.id] }, at);
     });
+    this.search.written(vectors);
     this.caches.touched(who.userId, out.duplicate ? 1 : 2);
     if (!out.duplicate) await this.hooks.graph.linkMemories(who.userId, [{ id: out.id, text: body.memory }]);
     return {
@@ -469,6 +474,12 @@ export class MemoryService {
     this.caches.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
   }
+}
+
+/** A draft's vector and the model's space it belongs in (a model switch may come between embedding and storing). */
+interface DraftVector {
+  space: VectorSpace;
+  vector: Float32Array | null;
 }
 
 /** What storing one draft did. */

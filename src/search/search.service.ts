@@ -12,6 +12,7 @@ import { Ranker, type RankRequest, type SearchHit } from "./ranker";
 import { queryTerms } from "./query-terms";
 import { mayBeTypo } from "./typos";
 import type { RankPool } from "./rank-pool";
+import type { DownloadStatus } from "./model-switch";
 
 export type SearchMode = "hybrid" | "keyword";
 export type SemanticState = "off" | "loading" | "ready" | "failed";
@@ -38,6 +39,14 @@ export interface SearchStatus {
   reembed: { pending: number; done: number };
   /** Which vector index serves the semantic search (SPEC §10). */
   vectorIndex: string;
+  /** The configured model's background download, when it was not in the models folder (model-switch.ts). */
+  download?: DownloadStatus;
+}
+
+/** Vectors of some texts, and the model's space they belong in. */
+export interface Embedded {
+  space: VectorSpace;
+  vectors: (Float32Array | null)[];
 }
 
 export class SearchService {
@@ -53,6 +62,10 @@ export class SearchService {
   private readonly commonByUser = new LruCache<string, { words: Set<string>; sample: number; writes: number }>(10_000);
   private commonSeenExternal = -1;
   private reembed = { pending: 0, done: 0 };
+  private download: DownloadStatus | null = null;
+  /** The re-embedding pass under way, and whether another must follow it (writes with a replaced model). */
+  private reembedding: Promise<number> | null = null;
+  private reembedAgain = false;
   /** Durations for /metrics: a search's ranking (query embedding included; cache hits never get here), and each embedding call. */
   readonly timings = { search: new Histogram(), embed: { query: new Histogram(), store: new Histogram() } };
   queryCacheHits = 0;
@@ -63,7 +76,7 @@ export class SearchService {
 
   constructor(
     private readonly store: Store,
-    private readonly embedder: Embedder | null,
+    private embedder: Embedder | null,
     private readonly logger: Logger,
     private readonly tuning: SearchTuning = {},
     knownWords?: KnownWords,
@@ -117,23 +130,60 @@ export class SearchService {
       ...(this.error ? { error: this.error } : {}),
       reembed: { ...this.reembed },
       vectorIndex: this.store.vectorIndex,
+      ...(this.download ? { download: { ...this.download } } : {}),
     };
   }
+
+  /** The background download's latest status (model-switch.ts). */
+  noteDownload(status: DownloadStatus): void {
+    this.download = status;
+  }
+
+  /**
+   * Loads `next` and makes it the model of every later embedding and search; memories without its vectors
+   * are found by keyword until the re-embedding that follows (in the background) reaches them.
+   */
+  async switchTo(next: Embedder): Promise<void> {
+    await this.settled();
+    await next.ready();
+    const space = await this.store.write((tx) => tx.vectors.open(next.modelId, next.dimensions));
+    const previous = this.embedder;
+    [this.embedder, this.vectors, this.state, this.error] = [next, space, "ready", undefined];
+    this.queryVectors.clear();
+    this.reembed = { pending: 0, done: 0 };
+    void this.reembedMissing().catch((e) => this.logger.error("re-embedding failed", { error: (e as Error).message }));
+    // Embeddings already under way with the previous model finish on it: it is closed with the engine.
+    if (previous) this.retired.push(previous);
+  }
+
+  /** Models replaced by switchTo, closed with the engine. */
+  readonly retired: Embedder[] = [];
 
   get modelId(): string | null {
     return this.state === "ready" ? this.embedder!.modelId : null;
   }
 
   /** Embeds texts for storage; null when semantic search is not available. */
-  async embed(texts: string[], kind: "query" | "store" = "store"): Promise<(Float32Array | null)[] | null> {
+  async embed(texts: string[], kind: "query" | "store" = "store"): Promise<Embedded | null> {
     await this.settled();
-    if (this.state !== "ready" || !texts.length) return null;
-    return this.timings.embed[kind].time(() => this.embedder!.embed(texts));
+    const [embedder, space] = [this.embedder, this.vectors];
+    if (this.state !== "ready" || !texts.length || !embedder || !space) return null;
+    return { space, vectors: await this.timings.embed[kind].time(() => embedder.embed(texts)) };
   }
 
-  /** Call inside the write transaction that stores the memories. */
-  async writeVectors(tx: Repos, rows: VectorRow[]): Promise<void> {
-    if (this.vectors) await tx.vectors.upsert(this.vectors, rows);
+  /**
+   * Call inside the write transaction that stores the memories, with the space `embed` answered. Vectors of
+   * a model replaced meanwhile go to that model's space (unused now, harmless); call `written` after the
+   * commit so those memories are re-embedded.
+   */
+  async writeVectors(tx: Repos, space: VectorSpace, rows: VectorRow[]): Promise<void> {
+    await tx.vectors.upsert(space, rows);
+  }
+
+  /** After the commit of memories stored with `embedded`: when its model was replaced meanwhile, they are re-embedded. */
+  written(embedded: Embedded | null): void {
+    if (!embedded || embedded.space === this.vectors) return;
+    void this.reembedMissing().catch((e) => this.logger.error("re-embedding failed", { error: (e as Error).message }));
   }
 
   /** Call inside the write transaction that deletes the memories (the store may finish after the commit). */
@@ -207,13 +257,32 @@ export class SearchService {
       return this.queryVectors.get(key)!;
     }
     this.queryCacheMisses++;
-    const [v] = (await this.embed([query], "query")) ?? [null];
+    const [v] = (await this.embed([query], "query"))?.vectors ?? [null];
     this.queryVectors.set(key, v ?? null);
     return v ?? null;
   }
 
-  /** Embeds, in batches, every memory without a vector of the current model (e.g. after a model change). */
-  async reembedMissing(batch = 256): Promise<number> {
+  /**
+   * Embeds, in batches, every memory without a vector of the current model (e.g. after a model change).
+   * One pass at a time: a call during a pass runs another after it (it may have missed that call's memories).
+   */
+  reembedMissing(batch = 256): Promise<number> {
+    if (this.reembedding) {
+      this.reembedAgain = true;
+      return this.reembedding;
+    }
+    const pass = async (): Promise<number> => {
+      let total = 0;
+      do {
+        this.reembedAgain = false;
+        total += await this.reembedPass(batch);
+      } while (this.reembedAgain);
+      return total;
+    };
+    return (this.reembedding = pass().finally(() => (this.reembedding = null)));
+  }
+
+  private async reembedPass(batch: number): Promise<number> {
     await this.settled();
     if (!this.vectors) return 0;
     const space = this.vectors;
@@ -232,7 +301,10 @@ export class SearchService {
     for (;;) {
       const rows = await this.store.read((r) => r.vectors.unembedded(model, batch));
       if (!rows.length) break;
-      const vecs = (await this.embed(rows.map((r) => r.memory)))!;
+      const embedded = await this.embed(rows.map((r) => r.memory));
+      // The model was replaced during this batch: the pass for the new one follows.
+      if (embedded?.space !== space) break;
+      const vecs = embedded.vectors;
       await this.store.write((tx) =>
         tx.vectors.upsert(
           space,

@@ -71,7 +71,7 @@ test("after a cascade erasure no word, id or vector of the user is left in the s
   const path = join(dir, "store.db");
   t = await buildTestApp({ options: { storeUrl: `sqlite://${path}` }, embedder: builtinEmbedder() });
   const texts = await seedAlice(t);
-  const vectors = (await t.services.search.embed(texts))!.filter((v): v is Float32Array => v !== null);
+  const vectors = (await t.services.search.embed(texts))!.vectors.filter((v): v is Float32Array => v !== null);
   expect(vectors.length).toBeGreaterThan(100);
   expect(traces(path, vectors)).toContain(ALICE);
 

@@ -1311,7 +1311,7 @@ export interface components {
          *     }
          */
         HealthResponse: {
-            /** @description degraded: the configured model failed to load (search runs on keywords), or the store does not answer (requests that need it get 503 UNAVAILABLE) */
+            /** @description degraded: the configured model failed to load (search runs on keywords) or cannot be downloaded (the built-in model serves), or the store does not answer (requests that need it get 503 UNAVAILABLE) */
             status: "ok" | "degraded";
             version: string;
             store: {
@@ -1331,6 +1331,20 @@ export interface components {
                 error?: string;
                 /** @description The vector index serving semantic search: sqlite-vec, or portable where SQLite cannot load it (macOS without Homebrew's SQLite) */
                 vector_index: string;
+                /** @description The configured model's background download (SPEC §4), when it was not in ENGRAM_MODELS_DIR: the built-in model serves meanwhile */
+                download?: {
+                    model: string;
+                    /** @description retrying: the hub could not be reached (tried again with growing pauses); failed: it never will be */
+                    state: "downloading" | "retrying" | "loading" | "done" | "failed";
+                    /** @description The file being fetched */
+                    file: string | null;
+                    /** @description Bytes of that file on disk */
+                    received: number;
+                    /** @description Its size, when the hub said */
+                    total: number | null;
+                    attempts: number;
+                    error?: string;
+                };
             };
         };
         /**

@@ -72,7 +72,7 @@ describe("the server on the portable vector index", () => {
     const secret = "my bank PIN is in the blue notebook";
     const id = (await t.post("/add_memories", { user_id: "u", memory: secret })).body.memory_ids[0];
     for (const memory of texts) await t.post("/add_memories", { user_id: "u", memory });
-    const [vector] = (await t.services.search.embed([secret]))!;
+    const [vector] = (await t.services.search.embed([secret]))!.vectors;
     const bytes = Buffer.from(vector!.buffer);
     const inFile = async () => {
       dbOf(t!).run("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -124,7 +124,7 @@ describe("deletes that delete", () => {
     const table = (
       db.query("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND sql LIKE '%vec0%'").get() as { name: string }
     ).name;
-    const [vector] = (await t.services.search.embed(["my bank PIN is in the blue notebook"]))!;
+    const [vector] = (await t.services.search.embed(["my bank PIN is in the blue notebook"]))!.vectors;
     const bytes = Buffer.from(vector!.buffer);
     const chunks = () =>
       db

@@ -1,7 +1,8 @@
 // A local HTTP server that plays a Hugging Face–style model hub for tests (ENGRAM_MODEL_HUB): it serves
 // a small BERT-typed model that it builds itself (a static embedding table, the built-in model's
-// architecture), answers Range requests, logs what was asked, and can cut a file short or refuse
-// every request until told otherwise (a flaky or absent network).
+// architecture), answers Range requests, logs what was asked, and can cut a file short, hold a file
+// halfway until the test lets it finish (a download in progress), or refuse every request until told
+// otherwise (a flaky or absent network).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { staticModelFiles, type StaticModelFiles } from "~/search/model/static-embedding-model";
@@ -53,6 +54,11 @@ export interface TestHub {
   files: Map<string, Uint8Array>;
   /** The next response for `file` sends only its first `bytes` bytes, then breaks the connection. */
   cutOnce(file: string, bytes: number): void;
+  /**
+   * The next response for `file` sends its headers and the first half of its body, then waits until the
+   * returned function is called. `halfway` resolves once that half is written.
+   */
+  hold(file: string): { halfway: Promise<void>; release: () => void };
   /** While true, every request fails at the socket (as when offline). */
   offline: boolean;
   stop(): Promise<void>;
@@ -65,6 +71,7 @@ export async function startTestHub(id: string, o: { quantized?: boolean; padWord
     files.set(name, typeof content === "string" ? new TextEncoder().encode(content) : content);
   if (o.quantized) files.set("onnx/model_quantized.onnx", files.get("onnx/model.onnx")!);
   const cuts = new Map<string, number>();
+  const holds = new Map<string, { gate: Promise<void>; halfway: () => void }>();
   const prefix = `/${id}/resolve/main/`;
   // node:http, not Bun.serve: a test must be able to break a response after part of its body.
   const server = createServer((req, res) => {
@@ -83,6 +90,13 @@ export async function startTestHub(id: string, o: { quantized?: boolean; padWord
       "content-length": String(body.length),
       ...(range ? { "content-range": `bytes ${start}-${file.length - 1}/${file.length}` } : {}),
     });
+    const held = holds.get(name);
+    if (held) {
+      holds.delete(name);
+      const half = Math.floor(body.length / 2);
+      res.write(body.subarray(0, half), () => held.halfway());
+      return void held.gate.then(() => res.end(body.subarray(half)));
+    }
     const cut = cuts.get(name);
     if (cut === undefined) return void res.end(body);
     cuts.delete(name);
@@ -95,6 +109,14 @@ export async function startTestHub(id: string, o: { quantized?: boolean; padWord
     files,
     offline: false,
     cutOnce: (file, bytes) => cuts.set(file, bytes),
+    hold: (file) => {
+      let release!: () => void;
+      let halfway!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const written = new Promise<void>((resolve) => (halfway = resolve));
+      holds.set(file, { gate, halfway });
+      return { halfway: written, release };
+    },
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
