@@ -1,12 +1,13 @@
 // `engram models pull` as a user runs it, against a local server playing the hub (ENGRAM_MODEL_HUB).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { progressPrinter } from "~/cli/models";
-import { ROOT } from "../support/server-process";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "../support/cli";
 import { startTestHub, type TestHub } from "../support/model-hub";
 
+setDefaultTimeout(CLI_TEST_TIMEOUT_MS);
 let hub: TestHub;
 let modelsDir: string;
 beforeAll(async () => {
@@ -18,19 +19,7 @@ afterAll(async () => {
   rmSync(modelsDir, { recursive: true, force: true });
 });
 
-async function engram(args: string[]) {
-  const p = Bun.spawn(["bun", join(ROOT, "src/cli/index.ts"), ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ENGRAM_MODELS_DIR: modelsDir, ENGRAM_MODEL_HUB: hub.url },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+const engram = (args: string[]) => runCli(args, { ENGRAM_MODELS_DIR: modelsDir, ENGRAM_MODEL_HUB: hub.url });
 
 describe("engram models pull", () => {
   test("downloads the model with progress on stderr and says how to use it", async () => {

@@ -4,25 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { NewMemory } from "~/store/store";
 import type { RepoEngine } from "./repos.contract";
+import { newMemory, NOW } from "../support/memory-rows";
 
-const NOW = 1_800_000_000_000;
-
-const memory = (user: string, text: string, i: number, o: Partial<NewMemory> = {}): NewMemory => ({
-  id: `te${i}`,
-  user_id: user,
-  agent_id: "a1",
-  session_id: "",
-  memory: text,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: NOW + i,
-  retain_until: null,
-  ...o,
-});
+const memory = (user: string, text: string, i: number, o: Partial<NewMemory> = {}): NewMemory =>
+  newMemory(`te${i}`, text, { user_id: user, created_at: NOW + i, ...o });
 
 export function termEvidenceContract(name: string, open: () => Promise<RepoEngine>): void {
   describe(`term evidence: ${name}`, () => {
