@@ -1,6 +1,6 @@
 // Load generator, run as its own process by scripts/bench.ts so the client does not share the
 // server's CPU accounting: closed loop, fixed concurrency, fixed duration; prints JSON stats.
-// Usage: bun scripts/bench-load.ts spec.json   (spec: {urls, kind, concurrency, durationMs, users, seed, ids?})
+// Usage: bun scripts/bench-load.ts spec.json   (spec: {urls, kind, concurrency, durationMs, users, seed, ids?, keys?})
 // With several URLs (nodes on one store) each request goes to the next one in turn (round-robin).
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 
@@ -12,6 +12,8 @@ interface Spec {
   users: number;
   seed?: number;
   ids?: [string, string][];
+  /** With auth on (bench --auth): each user's member key, sent as `Authorization: Bearer` with its requests. */
+  keys?: Record<string, string>;
 }
 const spec = JSON.parse(await Bun.file(process.argv[2]!).text()) as Spec;
 const vocab = await loadVocabulary();
@@ -20,33 +22,41 @@ if (spec.kind === "get" && !spec.ids?.length) throw new Error("a get run needs i
 const rnd = mulberry32(spec.seed ?? 42);
 const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
 const user = () => `user-${Math.floor(rnd() * spec.users)}`;
-const H = { "content-type": "application/json" };
+const auth = (user: string): Record<string, string> =>
+  spec.keys ? { authorization: `Bearer ${spec.keys[user]}` } : {};
+const json = (user: string) => ({ "content-type": "application/json", ...auth(user) });
 let turn = 0;
 
 function request(): Promise<Response> {
   const url = spec.urls[turn++ % spec.urls.length];
   switch (spec.kind) {
-    case "add":
+    case "add": {
+      const u = user();
       return fetch(`${url}/add_memories`, {
         method: "POST",
-        headers: H,
+        headers: json(u),
         body: JSON.stringify({
-          user_id: user(),
+          user_id: u,
           agent_id: `agent-${Math.floor(rnd() * 4)}`,
           memory: makeText(vocab, rnd),
         }),
       });
-    case "search":
+    }
+    case "search": {
+      const u = user();
       return fetch(`${url}/search_memory`, {
         method: "POST",
-        headers: H,
-        body: JSON.stringify({ user_id: user(), query: makeText(vocab, rnd, 2, 6), limit: 10 }),
+        headers: json(u),
+        body: JSON.stringify({ user_id: u, query: makeText(vocab, rnd, 2, 6), limit: 10 }),
       });
-    case "list":
-      return fetch(`${url}/list_memories?user_id=${user()}&limit=20`);
+    }
+    case "list": {
+      const u = user();
+      return fetch(`${url}/list_memories?user_id=${u}&limit=20`, { headers: auth(u) });
+    }
     case "get": {
       const [u, id] = pick(spec.ids!);
-      return fetch(`${url}/get_memory?memory_id=${id}&user_id=${u}`);
+      return fetch(`${url}/get_memory?memory_id=${id}&user_id=${u}`, { headers: auth(u) });
     }
   }
 }

@@ -3,18 +3,20 @@
 // separate process at fixed concurrency. Prints a markdown table and writes a JSON file.
 // Usage: bun run bench [--memories=10000] [--concurrency=16] [--latency-concurrency=4] [--duration=5] [--binary]
 //                      [--users=N/1000] [--delete-all=10000] [--batch=1] [--embedding-model=none] [--out=bench-results/bench-N.json]
-//                      [--store=sqlite|postgres] [--nodes=1]
+//                      [--store=sqlite|postgres] [--nodes=1] [--auth]
 // --store=postgres runs on a throwaway PostgreSQL + pgvector (scripts/bench-nodes.ts); --nodes=N (PostgreSQL
 // only) starts N servers on its one database and the load clients send each request to the next node in turn.
 // --batch=100 loads 100 memories per request (for 1M-memory runs); ingest/s is then per memory.
 // --users spreads the memories over that many users (default one per 1,000 memories; e.g. --users=2000
 // with --memories=20000 gives each user 10, as on a server for many people).
+// --auth serves with auth on, a member key per user on every request (scripts/bench-auth.ts).
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 import { freePort } from "./smoke";
 import { benchStore, type BenchStore } from "./bench-nodes";
+import { AUTH_SERVER_FLAGS, BENCH_RATE_LIMIT, bearer, createAdminKey, memberKeys } from "./bench-auth";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
 const N = Number(arg("memories", "10000"));
@@ -37,7 +39,11 @@ if (!Number.isInteger(NODES) || NODES < 1)
   throw new Error(`--nodes must be a positive integer, got ${arg("nodes", "")}`);
 if (NODES > 1 && STORE !== "postgres")
   throw new Error("--nodes above 1 needs --store=postgres: nodes share one database");
+const AUTH = process.argv.includes("--auth");
 const ROOT = join(import.meta.dir, "..");
+const ENGRAM = BINARY ? [join(ROOT, "dist/engram")] : ["bun", join(ROOT, "src/cli/index.ts")];
+/** With --auth: the admin key (key creation, /metrics) and each user's member key. */
+const auth: { admin?: string; keys?: Record<string, string> } = {};
 const SEED_MS: Record<string, [number, number]> = {
   add: [20, 50],
   search: [50, 150],
@@ -52,9 +58,14 @@ const serverProcs: ReturnType<typeof Bun.spawn>[] = [];
 async function startServer(
   store: BenchStore,
 ): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn>; coldStartMs: number; readyMs: number }> {
-  const cmd = BINARY ? [join(ROOT, "dist/engram"), "serve"] : ["bun", join(ROOT, "src/cli/index.ts"), "serve"];
+  const cmd = [...ENGRAM, "serve"];
   const port = freePort();
-  const args = [`--port=${port}`, ...store.flags, ...(MODEL ? [`--embedding-model=${MODEL}`] : [])];
+  const args = [
+    `--port=${port}`,
+    ...store.flags,
+    ...(MODEL ? [`--embedding-model=${MODEL}`] : []),
+    ...(AUTH ? AUTH_SERVER_FLAGS : []),
+  ];
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const proc = Bun.spawn([...cmd, ...args], { stdout: "pipe", stderr: "inherit", env: { ...process.env } });
@@ -108,7 +119,7 @@ async function load(
         // Round-robin over the nodes, as a load balancer would.
         const res = await fetch(`${urls[(i / BATCH) % urls.length]}/add_memories`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", ...bearer(auth.keys?.[user]) },
           body: JSON.stringify(payload),
         });
         const body = (await res.json()) as { memory_ids?: string[] };
@@ -136,6 +147,7 @@ async function drive(urls: string[], kind: string, ids: [string, string][], conc
       users: USERS,
       seed: 42 + runs++,
       ids: kind === "get" ? ids : undefined,
+      keys: auth.keys,
     }),
   );
   const p = Bun.spawn(["bun", join(ROOT, "scripts/bench-load.ts"), specFile], { stdout: "pipe", stderr: "inherit" });
@@ -164,6 +176,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
 let benchStoreOf: BenchStore | undefined;
 try {
   const store = (benchStoreOf = await benchStore(STORE, dir));
+  if (AUTH) auth.admin = createAdminKey(ENGRAM, store.flags);
   // One at a time: the first node migrates the database; each later one finds nothing to do.
   const servers = [];
   for (let n = 0; n < NODES; n++) servers.push(await startServer(store));
@@ -171,6 +184,12 @@ try {
   const urls = servers.map((s) => s.url);
   const rssStart = rssMb(server.proc.pid);
   const privateStart = rssMb(server.proc.pid, "RssAnon");
+  const victim = "delete-all-user";
+  if (AUTH) {
+    const users = [...Array.from({ length: USERS }, (_, u) => `user-${u}`), victim];
+    auth.keys = await memberKeys(server.url, auth.admin!, users);
+    console.error(`auth on: ${users.length} member keys, rate limit ${BENCH_RATE_LIMIT}`);
+  }
   console.error(`loading ${N} memories for ${USERS} users with concurrency ${C}…`);
   const { ids, perSecond } = await load(urls, server);
   const health = (await fetch(`${server.url}/health`).then((r) => r.json())) as {
@@ -196,12 +215,14 @@ try {
   }
   // delete_all is timed on one user holding DELETE_ALL memories (BENCH.md: 10k), stored 100 per request;
   // three rounds (fill, delete), reported as the median: one round moves by ±2× on these machines.
-  const victim = "delete-all-user";
   const drnd = mulberry32(11);
   const dvocab = await loadVocabulary();
   const erasurePending = async () =>
-    ((await fetch(`${server.url}/metrics`).then((r) => r.json())) as { vector_erasures_pending: number })
-      .vector_erasures_pending;
+    (
+      (await fetch(`${server.url}/metrics`, { headers: bearer(auth.admin) }).then((r) => r.json())) as {
+        vector_erasures_pending: number;
+      }
+    ).vector_erasures_pending;
   const rounds: { ms: number; erasedMs: number }[] = [];
   let count = 0;
   for (let round = 0; round < 3; round++) {
@@ -212,17 +233,19 @@ try {
       }));
       await fetch(`${server.url}/add_memories`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...bearer(auth.keys?.[victim]) },
         body: JSON.stringify({ user_id: victim, messages }),
       });
     }
     count = (
-      (await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`).then((r) => r.json())) as { total: number }
+      (await fetch(`${server.url}/list_memories?user_id=${victim}&limit=1`, {
+        headers: bearer(auth.keys?.[victim]),
+      }).then((r) => r.json())) as { total: number }
     ).total;
     const t0 = performance.now();
     await fetch(`${server.url}/delete_all_memories`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...bearer(auth.keys?.[victim]) },
       body: JSON.stringify({ user_id: victim }),
     });
     const ms = performance.now() - t0;
@@ -240,6 +263,7 @@ try {
     target: BINARY ? "dist/engram" : "bun src/cli/index.ts",
     store: STORE,
     nodes: NODES,
+    auth: AUTH ? { keys: "member key per user", audit: true, rate_limit: BENCH_RATE_LIMIT } : false,
     search_mode: `${health.search.mode}${health.search.model ? ` (${health.search.model})` : ""}`,
     memories: N,
     users: USERS,
@@ -262,7 +286,7 @@ try {
 
   const f = (n: number) => n.toFixed(2);
   console.log(
-    `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${STORE}${NODES > 1 ? ` × ${NODES} nodes` : ""}, ${result.target} @ ${result.commit}\n`,
+    `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${STORE}${NODES > 1 ? ` × ${NODES} nodes` : ""}${AUTH ? `, auth on (a member key per user, every request audited, rate limit ${BENCH_RATE_LIMIT})` : ""}, ${result.target} @ ${result.commit}\n`,
   );
   console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
   console.log("|---|---|---|---|---|---|---|---|");
