@@ -4,16 +4,17 @@ import type { MemoryRow, Store, VersionRow } from "~/store/store";
 import { iso } from "~/shared/clock";
 import type { VersionsResponse } from "./memory.schema";
 
-type Shown = { id: string; superseded_by: string | null };
+type Shown = { id: string; superseded_by: string | null; has_facts: number };
+const NONE = new Map<string, string[]>();
 
-/** A function adding supersedes / superseded_by to each of `rows`, each only when there is something to say. */
+/**
+ * A function adding supersedes / superseded_by to each of `rows`, each only when there is something to say.
+ * Only a memory with has_facts can have superseded another, so most reads ask the store nothing more
+ * (a second read per get halved get throughput).
+ */
 export async function historyOf(store: Store, userId: string, rows: readonly Shown[]) {
-  const supersedes = await store.read((r) =>
-    r.memories.supersedes(
-      userId,
-      rows.map((m) => m.id),
-    ),
-  );
+  const ids = rows.filter((m) => m.has_facts).map((m) => m.id);
+  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(userId, ids)) : NONE;
   return (m: Shown) => ({
     ...(supersedes.has(m.id) ? { supersedes: supersedes.get(m.id)! } : {}),
     ...(m.superseded_by ? { superseded_by: m.superseded_by } : {}),

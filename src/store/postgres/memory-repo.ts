@@ -75,7 +75,7 @@ export class PgMemoryRepo implements MemoryRepo {
       after = ` AND (created_at, rowid) < ($${t}, $${r})`;
     }
     return this.pg.all<ListedRow>(
-      `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by FROM memories
+      `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by, has_facts FROM memories
        WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT $3`,
       params,
     );

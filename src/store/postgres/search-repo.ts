@@ -127,7 +127,7 @@ export class PgSearchRepo implements SearchRepo {
     const where = filterSql(filter, params);
     return this.pg.all<HitRow>(
       `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at,
-         m.expires_at AS expires_at, m.superseded_by AS superseded_by
+         m.expires_at AS expires_at, m.superseded_by AS superseded_by, m.has_facts AS has_facts
        FROM memories m WHERE m.rowid = ANY($1::bigint[]) AND ${where}`,
       params,
     );

@@ -29,7 +29,7 @@ export interface MemoryRow {
 
 export type ListedRow = Pick<
   MemoryRow,
-  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at" | "superseded_by"
+  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at" | "superseded_by" | "has_facts"
 >;
 
 /** `updated_at` defaults to `created_at` (an imported memory keeps both of its times). */

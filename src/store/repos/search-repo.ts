@@ -29,6 +29,8 @@ export interface HitRow {
   created_at: number;
   expires_at: number | null;
   superseded_by: string | null;
+  /** 1 when the memory states facts or superseded another: only then can it have superseded anything. */
+  has_facts: number;
 }
 
 /** Per query word, the user's memories that contain it, and how many memories the user has. */

@@ -75,7 +75,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
       .query<ListedRow, any[]>(
-        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by FROM memories
+        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by, has_facts FROM memories
          WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...params, q.limit);

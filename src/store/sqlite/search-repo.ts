@@ -140,7 +140,7 @@ export class SqliteSearchRepo implements SearchRepo {
     const { where, params } = filterSql(filter);
     return this.db
       .query<HitRow, any[]>(
-        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at, m.superseded_by AS superseded_by ` +
+        `SELECT m.rowid AS rowid, m.id AS id, m.memory AS memory, m.metadata AS metadata, m.created_at AS created_at, m.expires_at AS expires_at, m.superseded_by AS superseded_by, m.has_facts AS has_facts ` +
           `FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
       )
       .all(JSON.stringify(rowids), ...params);
