@@ -32,13 +32,19 @@ export class PgVectorRepo implements VectorRepo {
     );
   }
 
+  /**
+   * The visible memories' rowids are read once (an InitPlan array), then their vectors by primary key. As a
+   * join, a table the planner holds no statistics for yet (autovacuum had not analyzed a user's first
+   * thousand memories) got a nested loop that re-scanned the user's memories per vector: 180–260 ms at
+   * 1,000 memories, against ~4 ms this way with or without statistics.
+   */
   rank(space: VectorSpace, filter: MemoryFilter, vector: Float32Array, n: number): Promise<RankedRow[]> {
     const params: unknown[] = [space.model, vectorText(vector), n];
     const where = filterSql(filter, params);
     return this.pg.all<RankedRow>(
-      `SELECT v.memory_rowid AS rowid, 1 - (v.embedding <=> $2::vector) AS score
-       FROM memory_vectors v JOIN memories m ON m.rowid = v.memory_rowid
-       WHERE v.model = $1 AND v.user_id = m.user_id AND v.embedding IS NOT NULL AND ${where}
+      `SELECT v.memory_rowid AS rowid, 1 - (v.embedding <=> $2::vector) AS score FROM memory_vectors v
+       WHERE v.model = $1 AND v.embedding IS NOT NULL
+         AND v.memory_rowid = ANY (ARRAY(SELECT m.rowid FROM memories m WHERE ${where}))
        ORDER BY v.embedding <=> $2::vector, v.memory_rowid LIMIT $3`,
       params,
     );
