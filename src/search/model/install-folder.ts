@@ -37,6 +37,20 @@ export async function installFolder(
     }
     return target;
   } finally {
+    discard(tmp);
+  }
+}
+
+/**
+ * Removes what is left of a temporary copy. After a successful rename nothing is left, and a removal
+ * that fails (Wine answered EFAULT for a path that was renamed away) must not fail an install that
+ * succeeded: a leftover temporary folder is only disk space, named so the next install ignores it.
+ */
+function discard(tmp: string): void {
+  if (!existsSync(tmp)) return;
+  try {
     rmSync(tmp, { recursive: true, force: true });
+  } catch {
+    // left for the next install's parent folder clean-up by hand; never the model in use
   }
 }
