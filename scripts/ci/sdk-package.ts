@@ -75,8 +75,8 @@ try { await client.getMemory({ user_id: "ann", memory_id: "nope" }); } catch (e)
 try { await client.governance.getTemplate("Custom"); } catch (e) { if (e instanceof GovernanceValidationError) errors.push(e.code); }
 let bunOnly = "";
 try { await createEngram(); } catch (e) { bunOnly = (e as Error).message; }
-// @ts-expect-error user_id is required
-void (() => client.searchMemory({ query: "x" }));
+// @ts-expect-error query is required (user_id is not: a key bound to a user decides it, SPEC §8)
+void (() => client.searchMemory({ user_id: "ann" }));
 // @ts-expect-error limit is a number
 void (() => client.searchMemory({ user_id: "ann", query: "x", limit: "5" }));
 console.log(JSON.stringify({ added: added.memory_ids.length, found: found.results.map((r) => r.memory), total: listed.total, errors, bunOnly }));
