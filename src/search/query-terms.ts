@@ -1,15 +1,6 @@
 // The words of a query that carry meaning, for keyword evidence: no stopwords, no clitics of
 // contractions ("what's", "can't", "hasn't"), no single letters; each word once.
-
-const STOPWORDS = new Set(
-  (
-    "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its " +
-    "me my no not of on or our she so than that the their them then there these they this to too us was we were what when " +
-    "where which who whom why will with would you your yours about after all am any because before being both each few " +
-    "further here just more most nor now off once only other out over own same should some such through under until up very " +
-    "while again against below between down during above"
-  ).split(" "),
-);
+import { isStopword } from "~/shared/stopwords";
 
 /** Letters (with combining marks) and digits: the runs the index's unicode61 tokenizer keeps (store/sqlite/fts-tokens.ts). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
@@ -26,8 +17,7 @@ const MAX_WORD = 64;
 /** Terms looked up per query: longer queries are cut, in query order. */
 export const MAX_TERMS = 32;
 
-/** True for the (lower-case) words a keyword query leaves out. */
-export const isStopword = (word: string): boolean => STOPWORDS.has(word);
+export { isStopword };
 
 /**
  * `n't` takes its verb along ("can't", "hasn't", "don't": an auxiliary and a negation), the other clitics
