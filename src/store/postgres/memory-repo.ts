@@ -3,7 +3,15 @@
 // a write transaction a row read for an update is locked (FOR UPDATE): nodes may update it at once.
 import type { Pg } from "./connection";
 import { lockUserFacts } from "./fact-repo";
-import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, Predecessor, VersionRow } from "../repos/memory-repo";
+import {
+  insertValues,
+  type ListedRow,
+  type MemoryRepo,
+  type MemoryRow,
+  type NewMemory,
+  type Predecessor,
+  type VersionRow,
+} from "../repos/memory-repo";
 
 export const MEMORY_COLUMNS =
   "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, " +
@@ -26,24 +34,7 @@ export class PgMemoryRepo implements MemoryRepo {
       `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
          conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14, $15, $16) RETURNING rowid`,
-      [
-        m.id,
-        m.user_id,
-        m.agent_id,
-        m.session_id,
-        m.memory,
-        m.metadata,
-        m.importance,
-        m.source_type,
-        m.expires_at,
-        m.conversation_ref,
-        m.immutable_ref,
-        m.created_at,
-        m.updated_at ?? m.created_at,
-        m.retain_until,
-        m.text_key ?? null,
-        m.has_facts ?? 0,
-      ],
+      insertValues(m),
     );
     return r!.rowid;
   }

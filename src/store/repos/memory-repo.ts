@@ -43,6 +43,30 @@ export type NewMemory = Omit<
   has_facts?: number;
 };
 
+/**
+ * A new memory's values for every engine's INSERT, in its column order: id, user_id, agent_id, session_id,
+ * memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, created_at,
+ * updated_at, retain_until, text_key, has_facts (version is always 1), with NewMemory's defaults applied.
+ */
+export const insertValues = (m: NewMemory) => [
+  m.id,
+  m.user_id,
+  m.agent_id,
+  m.session_id,
+  m.memory,
+  m.metadata,
+  m.importance,
+  m.source_type,
+  m.expires_at,
+  m.conversation_ref,
+  m.immutable_ref,
+  m.created_at,
+  m.updated_at ?? m.created_at,
+  m.retain_until,
+  m.text_key ?? null,
+  m.has_facts ?? 0,
+];
+
 /** A memory that another one superseded (directly or through others), with its previous versions. */
 export interface Predecessor extends MemoryRow {
   /** Its previous versions, newest first. */

@@ -2,7 +2,15 @@
 // fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
 import type { Db } from "./connection";
 import { forgetOwner, indexMemory } from "./fts-repo";
-import type { ListedRow, MemoryRepo, MemoryRow, NewMemory, Predecessor, VersionRow } from "../repos/memory-repo";
+import {
+  insertValues,
+  type ListedRow,
+  type MemoryRepo,
+  type MemoryRow,
+  type NewMemory,
+  type Predecessor,
+  type VersionRow,
+} from "../repos/memory-repo";
 import { normaliseText, textKey } from "~/shared/text-key";
 
 const VISIBLE = "(expires_at IS NULL OR expires_at > ?)";
@@ -22,24 +30,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
            conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING rowid`,
       )
-      .get(
-        m.id,
-        m.user_id,
-        m.agent_id,
-        m.session_id,
-        m.memory,
-        m.metadata,
-        m.importance,
-        m.source_type,
-        m.expires_at,
-        m.conversation_ref,
-        m.immutable_ref,
-        m.created_at,
-        m.updated_at ?? m.created_at,
-        m.retain_until,
-        m.text_key ?? null,
-        m.has_facts ?? 0,
-      );
+      .get(...insertValues(m));
     indexMemory(this.db, r!.rowid, m.user_id, m.memory);
     return r!.rowid;
   }
