@@ -80,9 +80,8 @@ export class KeysService {
 
   async revoke(org: string, id: string): Promise<RevokeKeyResponse> {
     const now = this.clock.now();
-    this.rows.clear();
     const revoked = await this.store.write((tx) => tx.keys.revoke(org, id, now));
-    this.rows.clear();
+    this.rows.clear(); // after the write: a row cached while it ran is dropped too
     if (!revoked) throw notFound("key", id);
     return { success: true as const, id, revoked_at: iso(now) };
   }
