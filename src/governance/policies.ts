@@ -18,14 +18,16 @@ export interface Effective {
 }
 
 /**
- * Policies change rarely and are read on every write: cache them briefly. Another process's change drops
- * the cache as soon as the store says so (Store.externalVersion: PostgreSQL's notifications, SQLite's
- * data_version), and shows within this time at the latest.
+ * Policies and spaces' organizations change rarely and are read on every request (write gate, retention
+ * floor, audit check): cache them briefly. Another process's change drops the cache as soon as the store
+ * says so (Store.externalVersion: PostgreSQL's notifications, SQLite's data_version; asked once per
+ * resolution), and shows within this time at the latest.
  */
 const CACHE_MS = 2000;
 
 export class PolicyService implements WriteGate, RetentionFloor {
-  private readonly cache = new Map<string, { at: number; value: GovernancePolicyPatch | null }>();
+  /** Stored policies ("organization:<id>", "memorySpace:<id>") and spaces' organizations ("org-of:<id>"). */
+  private readonly cache = new Map<string, { at: number; value: unknown }>();
   private seenExternal = -1;
   private readonly mergedCache = new Map<
     string,
@@ -64,6 +66,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const spaceId = memorySpaceId as string;
     const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
     const now = this.clock.now();
+    this.followExternal();
     const merged = deepMerge((await this.stored("memorySpace", spaceId)) ?? {}, rules);
     await this.store.write(async (tx) => {
       if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, organizationId, now);
@@ -105,18 +108,24 @@ export class PolicyService implements WriteGate, RetentionFloor {
 
   /** `r`: read through this transaction (when asked from inside one), else in a read of its own. */
   async orgOf(spaceId: string, r?: Repos): Promise<string> {
-    const read = (x: Repos) => x.governance.spaceOrg(spaceId);
-    return (await (r ? read(r) : this.store.read(read))) ?? this.defaultOrg;
+    this.followExternal();
+    return this.spaceOrg(spaceId, r);
+  }
+
+  private async spaceOrg(spaceId: string, r?: Repos): Promise<string> {
+    return (await this.cached(`org-of:${spaceId}`, (x) => x.governance.spaceOrg(spaceId), r)) ?? this.defaultOrg;
   }
 
   async forOrg(orgId: string, r?: Repos): Promise<Effective> {
+    this.followExternal();
     const org = await this.stored("organization", orgId, r);
     return { policy: this.merged(`org:${orgId}`, org, null), explicit: org !== null };
   }
 
   /** `orgId`: the space's organization when the caller knows it; `r` as in orgOf. */
   async forSpace(spaceId: string, o: { r?: Repos; orgId?: string } = {}): Promise<Effective> {
-    const orgId = o.orgId ?? (await this.orgOf(spaceId, o.r));
+    this.followExternal();
+    const orgId = o.orgId ?? (await this.spaceOrg(spaceId, o.r));
     const org = await this.stored("organization", orgId, o.r);
     const space = await this.stored("memorySpace", spaceId, o.r);
     return { policy: this.merged(`space:${orgId}:${spaceId}`, org, space), explicit: org !== null || space !== null };
@@ -177,19 +186,32 @@ export class PolicyService implements WriteGate, RetentionFloor {
       );
   }
 
-  private async stored(kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
-    const key = `${kind}:${id}`;
+  /** Drops the cache when another process changed the store: once per resolution (each ask is a query on SQLite). */
+  private followExternal(): void {
     const external = this.store.externalVersion();
-    if (external !== this.seenExternal) {
-      this.seenExternal = external;
-      this.cache.clear();
-    }
+    if (external === this.seenExternal) return;
+    this.seenExternal = external;
+    this.cache.clear();
+  }
+
+  /** The stored policy of a scope (callers outside the resolutions above call followExternal first). */
+  private stored(kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
+    return this.cached(
+      `${kind}:${id}`,
+      async (x) => {
+        const row = await x.governance.activePolicy(kind, id);
+        return row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
+      },
+      r,
+    );
+  }
+
+  /** `read`'s answer, read through `r` or a read of its own, cached for CACHE_MS. */
+  private async cached<T>(key: string, read: (x: Repos) => Promise<T>, r?: Repos): Promise<T> {
     const hit = this.cache.get(key);
     const now = Date.now();
-    if (hit && now - hit.at < CACHE_MS) return hit.value;
-    const read = (x: Repos) => x.governance.activePolicy(kind, id);
-    const row = await (r ? read(r) : this.store.read(read));
-    const value = row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
+    if (hit && now - hit.at < CACHE_MS) return hit.value as T;
+    const value = await (r ? read(r) : this.store.read(read));
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });
     return value;
