@@ -2,7 +2,8 @@
 // transaction, each inside its own savepoint, so a failing one rolls back only its own writes and
 // rejects only its own caller. Every caller is answered after the shared COMMIT, never before.
 // Each commit writes the pages it dirtied to the WAL and flushes FTS5's pending terms as a new
-// segment; concurrent writers share those costs instead of paying them once each.
+// segment; concurrent writers share those costs instead of paying them once each. FTS5 also flushes
+// at every savepoint, so the jobs' keyword-index entries are written after the last job (BatchTail).
 import { storeError, type Db } from "./connection";
 import type { Turns } from "./turns";
 
@@ -14,12 +15,43 @@ interface Job {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * Writes a group-commit job asks for after every job of its batch, outside the savepoints, before the
+ * COMMIT: dropped with the job when it rolls back. Outside a job they run at once.
+ */
+export class BatchTail {
+  private job: (() => void)[] | null = null;
+  private kept: (() => void)[] = [];
+
+  later(write: () => void): void {
+    if (this.job) this.job.push(write);
+    else write();
+  }
+
+  startJob(): void {
+    this.job = [];
+  }
+
+  endJob(kept: boolean): void {
+    if (kept) this.kept.push(...this.job!);
+    this.job = null;
+  }
+
+  /** Runs the kept writes (or, with `run` false, forgets them: the batch failed). */
+  finish(run: boolean): void {
+    const writes = this.kept;
+    [this.kept, this.job] = [[], null];
+    if (run) for (const write of writes) write();
+  }
+}
+
 export class GroupCommit {
   private queue: Job[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly turns: Turns,
+    readonly tail = new BatchTail(),
   ) {}
 
   /** Runs `fn` in the next shared transaction; resolves once that has committed. */
@@ -43,11 +75,14 @@ export class GroupCommit {
     const outcomes: Outcome[] = [];
     for (const job of jobs) {
       this.db.run("SAVEPOINT job");
+      this.tail.startJob();
       try {
         const value = await job.fn();
         this.db.run("RELEASE job");
+        this.tail.endJob(true);
         outcomes.push({ ok: true, value });
       } catch (error) {
+        this.tail.endJob(false);
         // Some errors (disk full, I/O, a trigger's RAISE(ROLLBACK)) end the whole transaction: the jobs
         // before were rolled back with it, and a later "savepoint" would commit on its own. All fail.
         if (!this.db.inTransaction) return this.failAll(jobs, error);
@@ -57,6 +92,7 @@ export class GroupCommit {
       }
     }
     try {
+      this.tail.finish(true);
       this.db.run("COMMIT");
     } catch (error) {
       if (this.db.inTransaction) this.db.run("ROLLBACK");
@@ -70,6 +106,7 @@ export class GroupCommit {
   }
 
   private failAll(jobs: Job[], error: unknown): void {
+    this.tail.finish(false);
     for (const job of jobs) job.reject(storeError(error));
   }
 }

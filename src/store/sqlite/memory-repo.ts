@@ -2,6 +2,7 @@
 // fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
 import type { Db } from "./connection";
 import { forgetOwner, indexMemory } from "./fts-repo";
+import { BatchTail } from "./group-commit";
 import {
   insertValues,
   type ListedRow,
@@ -21,7 +22,11 @@ export const RAISED = "nullif(max(coalesce(retain_until, 0), coalesce(?, 0)), 0)
 const CURRENT = " AND superseded_by IS NULL";
 
 export class SqliteMemoryRepo implements MemoryRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Where a group commit's new rows wait for their keyword-index entries (group-commit.ts). */
+    private readonly tail: BatchTail = new BatchTail(),
+  ) {}
 
   async insert(m: NewMemory): Promise<number> {
     const r = this.db
@@ -31,8 +36,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING rowid`,
       )
       .get(...insertValues(m));
-    indexMemory(this.db, r!.rowid, m.user_id, m.memory);
-    return r!.rowid;
+    const rowid = r!.rowid;
+    // A row a later job of the batch deleted has no entry to get (none is in the group's jobs today).
+    this.tail.later(() => {
+      if (this.db.query("SELECT 1 FROM memories WHERE rowid = ?").get(rowid))
+        indexMemory(this.db, rowid, m.user_id, m.memory);
+    });
+    return rowid;
   }
 
   async get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {

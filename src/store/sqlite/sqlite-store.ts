@@ -72,7 +72,7 @@ export class SqliteStore implements Store {
     const writable = !db.query<{ query_only: number }, []>("PRAGMA query_only").get()!.query_only;
     this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     this.repos = {
-      memories: new SqliteMemoryRepo(db),
+      memories: new SqliteMemoryRepo(db, this.commits.tail),
       facts: new SqliteFactRepo(db),
       search: new SqliteSearchRepo(db),
       vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger),
