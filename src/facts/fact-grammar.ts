@@ -46,6 +46,7 @@ const bare = (w: string) => (plain(w.charCodeAt(0)) && plain(w.charCodeAt(w.leng
  */
 export function cuedGroups(groups: readonly PatternGroup[], index: ReadonlyMap<string, number[]>, sentence: string) {
   const hit: boolean[] = [];
+  const starts = pairStarts(index);
   let prev = "";
   for (const raw of sentence.toLowerCase().replaceAll("’", "'").split(/\s+/)) {
     if (!raw) continue;
@@ -53,11 +54,24 @@ export function cuedGroups(groups: readonly PatternGroup[], index: ReadonlyMap<s
     const word = w.endsWith("'s") ? w.slice(0, -2) : w;
     const one = index.get(word);
     if (one) for (const i of one) hit[i] = true;
-    const two = prev && index.get(`${prev} ${word}`);
+    // Only a word that starts a two-word cue is worth the pair's string (most words start none).
+    const two = prev && starts.has(prev) && index.get(`${prev} ${word}`);
     if (two) for (const i of two) hit[i] = true;
     prev = word;
   }
   return groups.filter((g, i) => hit[i] || g.test?.(sentence));
+}
+
+const starting = new WeakMap<ReadonlyMap<string, number[]>, Set<string>>();
+
+/** The first words of an index's two-word cues. */
+function pairStarts(index: ReadonlyMap<string, number[]>): Set<string> {
+  let starts = starting.get(index);
+  if (!starts) {
+    starts = new Set([...index.keys()].filter((k) => k.includes(" ")).map((k) => k.slice(0, k.indexOf(" "))));
+    starting.set(index, starts);
+  }
+  return starts;
 }
 
 /** Cue word → the groups it opens. */
