@@ -79,8 +79,8 @@ export class AuditLog {
     // A key or a token: always, in its own organization. The local operator: as the policy says.
     if (p && p.kind !== "local") return { at, organization_id: p.org, ...this.common(call), ...who };
     try {
-      const org = call.memorySpaceId ? await this.policies.orgOf(call.memorySpaceId) : this.policies.defaultOrg;
-      if (!(await this.policies.forOrg(org)).policy.compliance.auditLogging) return null;
+      const { org, policy } = await this.policies.auditScope(call.memorySpaceId || undefined);
+      if (!policy.compliance.auditLogging) return null;
       return { at, organization_id: org, ...this.common(call), ...who };
     } catch (e) {
       this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });

@@ -118,6 +118,20 @@ export class PolicyService implements WriteGate, RetentionFloor {
 
   async forOrg(orgId: string, r?: Repos): Promise<Effective> {
     this.followExternal();
+    return this.orgEffective(orgId, r);
+  }
+
+  /**
+   * The organization a call in the space (or, without one, the default organization) is audited under and
+   * its effective policy: one resolution for the audit check every request makes.
+   */
+  async auditScope(spaceId: string | undefined): Promise<{ org: string; policy: PolicyRules }> {
+    this.followExternal();
+    const org = spaceId === undefined ? this.defaultOrg : await this.spaceOrg(spaceId);
+    return { org, policy: (await this.orgEffective(org)).policy };
+  }
+
+  private async orgEffective(orgId: string, r?: Repos): Promise<Effective> {
     const org = await this.stored("organization", orgId, r);
     return { policy: this.merged(`org:${orgId}`, org, null), explicit: org !== null };
   }

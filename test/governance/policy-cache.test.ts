@@ -20,11 +20,16 @@ test("a space's organization set through another connection is the one the next 
     expect((await policies.forSpace("space-1")).explicit).toBe(false);
     await other.write((tx) => tx.governance.registerSpace("space-1", "org-x", Date.now()));
     expect(await policies.orgOf("space-1")).toBe("org-x");
+    expect([(await policies.auditScope("space-1")).org, (await policies.auditScope(undefined)).org]).toEqual([
+      "org-x",
+      "default",
+    ]);
     await other.write((tx) =>
       tx.governance.replacePolicy("organization", "org-x", "p1", JSON.stringify({ compliance: { mode: "HIPAA" } }), 1),
     );
     const effective = await policies.forSpace("space-1");
     expect([effective.explicit, effective.policy.compliance.mode]).toEqual([true, "HIPAA"]);
+    expect((await policies.auditScope("space-1")).policy.compliance.mode).toBe("HIPAA");
   } finally {
     await Promise.all([mine.close(), other.close()]);
   }
