@@ -71,6 +71,7 @@ try {
   const store = await openSqliteStore({
     path: join(dir, "bench.db"),
     nativeCacheDir: join(dir, "cache"),
+    homeOrg: "default",
     logger: silentLogger(),
   });
   const { db } = store;

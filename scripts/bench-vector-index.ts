@@ -58,7 +58,7 @@ try {
   const rows = [];
   for (const dims of DIMS) {
     const db = await openDb(join(dir, `d${dims}.db`), { nativeCacheDir: join(dir, "cache") });
-    migrate(db);
+    migrate(db, "default");
     const vec = VectorIndex.forModel(db, "bench", dims);
     const portable = PortableVectorIndex.forModel(db, "bench", dims);
     fill(db, dims, [vec, portable]);

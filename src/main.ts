@@ -226,6 +226,7 @@ async function openStore(config: Config, logger: Logger): Promise<Store> {
       path: config.storePath,
       ...connectionOptions(config),
       cacheMb: usesSearchWorkers(config) ? PAGE_CACHE_MB.shared : PAGE_CACHE_MB.alone,
+      homeOrg: config.orgId,
       logger,
     });
   // Loaded only when configured, like Neo4j's driver.
@@ -234,6 +235,7 @@ async function openStore(config: Config, logger: Logger): Promise<Store> {
     url: config.storeUrl,
     migrationUrl: config.storeMigrationUrl,
     poolSize: config.storePoolSize,
+    homeOrg: config.orgId,
     logger,
   });
 }
@@ -417,11 +419,12 @@ export type { Endpoint as StoreEndpoint } from "./store/transfer-tables";
 /** One end of `engram migrate-store`: a SQLite file or a PostgreSQL URL, opened for a whole-store copy. */
 export async function storeEndpoint(
   at: { sqlite: string } | { postgres: string },
-  o: { cacheDir: string; logger: Logger },
+  o: { cacheDir: string; homeOrg: string; logger: Logger },
 ): Promise<import("./store/transfer-tables").Endpoint> {
   if ("postgres" in at) return (await import("./store/postgres/transfer-side")).postgresEndpoint(at.postgres, o);
   return (await import("./store/sqlite/transfer-side")).sqliteEndpoint(at.sqlite, {
     nativeCacheDir: o.cacheDir,
+    homeOrg: o.homeOrg,
     logger: o.logger,
   });
 }

@@ -41,7 +41,7 @@ const isPostgres = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
 /** A store by URL: PostgreSQL, or a SQLite file (the URL forms STORE_URL takes). */
 function endpoint(url: string, config: Config): Promise<StoreEndpoint> {
-  const o = { cacheDir: config.cacheDir, logger: createLogger(config.logLevel) };
+  const o = { cacheDir: config.cacheDir, homeOrg: config.orgId, logger: createLogger(config.logLevel) };
   if (isPostgres(url)) return storeEndpoint({ postgres: url }, o);
   const path = resolveStorePath(url);
   if (path === ":memory:") throw new TargetNotEmptyError("an in-memory store cannot be migrated from or to");

@@ -26,7 +26,11 @@ export async function check(config: Config): Promise<number> {
 export async function repair(config: Config, opts: { force: boolean }): Promise<number> {
   if (config.storeKind === "postgres") return notForPostgres("repair");
   const path = config.storePath;
-  const outcome = await repairStore(path, { nativeCacheDir: config.cacheDir, force: opts.force });
+  const outcome = await repairStore(path, {
+    nativeCacheDir: config.cacheDir,
+    homeOrg: config.orgId,
+    force: opts.force,
+  });
   if (!outcome.repaired) {
     console.log(`${outcome.reason} (--force rebuilds it anyway)`);
     return EXIT.OK;

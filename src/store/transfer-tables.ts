@@ -19,26 +19,30 @@ export const TABLES: TableSpec[] = [
   t(
     "memories",
     ["rowid"],
-    "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, superseded_by, has_facts",
+    "rowid, id, org_id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, superseded_by, has_facts",
   ),
-  // user_id: PostgreSQL keeps the owner on the row (row-level security); SQLite reads it from the memory.
+  // user_id, org_id: PostgreSQL keeps the owner on the row (row-level security); SQLite reads them from the memory.
   t(
     "memory_versions",
     ["memory_id", "version"],
-    "memory_id, version, user_id, memory, metadata, created_at, retain_until",
+    "memory_id, version, org_id, user_id, memory, metadata, created_at, retain_until",
   ),
   t(
     "memory_facts",
     ["id"],
-    "id, memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative, ended_by",
+    "id, memory_id, org_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative, ended_by",
   ),
   t("memory_spaces", ["id"], "id, organization_id, created_at"),
   t(
     "conversations",
     ["id"],
-    "id, user_id, memory_space_id, session_id, message_count, bytes, created_at, last_message_at, archived_at, retain_until",
+    "id, org_id, user_id, memory_space_id, session_id, message_count, bytes, created_at, last_message_at, archived_at, retain_until",
   ),
-  t("conversation_messages", ["conversation_id", "seq"], "conversation_id, seq, user_id, role, content, timestamp"),
+  t(
+    "conversation_messages",
+    ["conversation_id", "seq"],
+    "conversation_id, seq, org_id, user_id, role, content, timestamp",
+  ),
   t(
     "immutable_records",
     ["type", "id"],
@@ -55,20 +59,20 @@ export const TABLES: TableSpec[] = [
     ["namespace", "key"],
     "namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at, retain_until",
   ),
-  t("graph_entities", ["node"], "node, user_id, type, id, name, name_key, properties, created_at, updated_at"),
+  t("graph_entities", ["node"], "node, org_id, user_id, type, id, name, name_key, properties, created_at, updated_at"),
   t(
     "graph_relationships",
     ["from_node", "type", "to_node"],
-    "from_node, type, to_node, user_id, properties, created_at, updated_at",
+    "from_node, type, to_node, org_id, user_id, properties, created_at, updated_at",
   ),
-  t("graph_mentions", ["user_id", "memory_id", "node"], "user_id, memory_id, node"),
+  t("graph_mentions", ["org_id", "user_id", "memory_id", "node"], "org_id, user_id, memory_id, node"),
   t("governance_policies", ["id"], "id, scope_kind, scope_id, policy, active, created_at"),
   t(
     "enforcement_log",
     ["id"],
-    "id, scope_kind, scope_id, layers, rules, enforced_at, duration_ms, conversations_purged, conversations_archived, immutable_versions_deleted, immutable_entities_purged, vector_versions_deleted, vector_memories_purged, vector_orphans_purged, mutable_keys_deleted, bytes_freed, held",
+    "id, org_id, scope_kind, scope_id, layers, rules, enforced_at, duration_ms, conversations_purged, conversations_archived, immutable_versions_deleted, immutable_entities_purged, vector_versions_deleted, vector_memories_purged, vector_orphans_purged, mutable_keys_deleted, bytes_freed, held",
   ),
-  t("deletion_requests", ["id"], "id, user_id, requested_at, fulfilled_at, deleted, retained"),
+  t("deletion_requests", ["id"], "id, org_id, user_id, requested_at, fulfilled_at, deleted, retained"),
   t(
     "api_keys",
     ["id"],
@@ -82,14 +86,20 @@ export const TABLES: TableSpec[] = [
   t(
     "sessions",
     ["id"],
-    "id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at",
+    "id, org_id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at",
   ),
 ];
 
 /** Columns only one engine keeps, read on the other from the parent row (the table is aliased x). */
 export const DERIVED: Record<string, Record<string, string>> = {
-  memory_versions: { user_id: "SELECT m.user_id FROM memories m WHERE m.id = x.memory_id" },
-  conversation_messages: { user_id: "SELECT c.user_id FROM conversations c WHERE c.id = x.conversation_id" },
+  memory_versions: {
+    user_id: "SELECT m.user_id FROM memories m WHERE m.id = x.memory_id",
+    org_id: "SELECT m.org_id FROM memories m WHERE m.id = x.memory_id",
+  },
+  conversation_messages: {
+    user_id: "SELECT c.user_id FROM conversations c WHERE c.id = x.conversation_id",
+    org_id: "SELECT c.org_id FROM conversations c WHERE c.id = x.conversation_id",
+  },
   immutable_versions: {
     organization_id: "SELECT r.organization_id FROM immutable_records r WHERE r.type = x.type AND r.id = x.id",
   },

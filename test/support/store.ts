@@ -6,10 +6,12 @@ import type { Store } from "~/store/store";
 import { silentLogger } from "~/shared/logger";
 
 export const NATIVE_CACHE = "/tmp/engram-test-native";
+/** ENGRAM_ORG_ID's default: the organization of every test store and app that names none. */
+export const HOME_ORG = "default";
 
 /** A fresh, migrated store (":memory:" unless a path is given). */
 export const openTestStore = (path = ":memory:", nativeCacheDir = NATIVE_CACHE): Promise<SqliteStore> =>
-  openSqliteStore({ path, nativeCacheDir, logger: silentLogger() });
+  openSqliteStore({ path, nativeCacheDir, homeOrg: HOME_ORG, logger: silentLogger() });
 
 /** The SQLite connection under a test app's (or engine's) store. */
 export function dbOf(t: { services: { store: Store } } | { store: Store }): Db {

@@ -3,11 +3,18 @@
 // to do). Runs as the role that owns the schema; the app's role (when another) is granted the rows only.
 import { Pg, quoteIdent, type Client } from "./connection";
 import { PG_MIGRATIONS } from "./migrations";
+import { withHomeOrg } from "../home-org";
 
 export class MissingExtensionError extends Error {}
 
-/** Returns how many migrations were applied. `appRole`: the role STORE_URL logs in as, when not the owner. */
-export async function migratePostgres(owner: Client, o: { schema: string; appRole: string | null }): Promise<number> {
+/**
+ * Returns how many migrations were applied. `appRole`: the role STORE_URL logs in as, when not the owner;
+ * `homeOrg`: ENGRAM_ORG_ID, the organization rows stored before organizations existed go to.
+ */
+export async function migratePostgres(
+  owner: Client,
+  o: { schema: string; appRole: string | null; homeOrg: string },
+): Promise<number> {
   const schema = quoteIdent(o.schema);
   return await owner.begin(async (tx) => {
     const pg = new Pg(tx);
@@ -26,7 +33,7 @@ export async function migratePostgres(owner: Client, o: { schema: string; appRol
     let applied = 0;
     for (const m of PG_MIGRATIONS) {
       if (done.has(m.version)) continue;
-      await tx.unsafe(m.sql).simple();
+      await tx.unsafe(withHomeOrg(m.sql, o.homeOrg)).simple();
       await pg.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
         m.version,
         m.name,

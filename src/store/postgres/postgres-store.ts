@@ -24,6 +24,8 @@ export interface PostgresStoreOptions {
   poolSize: number;
   /** This node's name in change notifications (application_name). */
   node?: string;
+  /** ENGRAM_ORG_ID: where a migration puts rows stored before organizations existed. */
+  homeOrg: string;
   logger: Logger;
 }
 
@@ -168,6 +170,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     await migratePostgres(ownerPool ?? pool, {
       schema: target.schema,
       appRole: owner.user !== target.user ? target.user : null,
+      homeOrg: o.homeOrg,
     });
     const store = new PostgresStore(pool, target, node, o.logger);
     await store.changes.start();

@@ -156,7 +156,8 @@ class PostgresSide implements TargetSide {
 
 const SCOPE_ALL = "SELECT set_config('engram.user', '*', true), set_config('engram.org', '*', true)";
 
-export function postgresEndpoint(url: string, _o: { logger: Logger }): Endpoint {
+/** `homeOrg`: ENGRAM_ORG_ID, for a migration of a store made before organizations (copied rows keep their own). */
+export function postgresEndpoint(url: string, o: { homeOrg: string; logger: Logger }): Endpoint {
   const target = parsePgUrl(url);
   const pool: Client = openPool(target, { max: 1, node: `engram-migrate-store-${process.pid}` });
   const u = new URL(url);
@@ -178,7 +179,7 @@ export function postgresEndpoint(url: string, _o: { logger: Logger }): Endpoint 
     read: (fn) => run("isolation level repeatable read read only", fn),
     async write(fn) {
       try {
-        await migratePostgres(pool, { schema: target.schema, appRole: null });
+        await migratePostgres(pool, { schema: target.schema, appRole: null, homeOrg: o.homeOrg });
       } catch (e) {
         throw storeError(e);
       }

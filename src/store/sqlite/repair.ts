@@ -35,7 +35,8 @@ export type RepairOutcome =
 
 export async function repairStore(
   path: string,
-  opts: { nativeCacheDir: string; force?: boolean; now?: Date },
+  /** homeOrg: ENGRAM_ORG_ID, for rows of a store made before organizations. */
+  opts: { nativeCacheDir: string; homeOrg: string; force?: boolean; now?: Date },
 ): Promise<RepairOutcome> {
   requireStore(path);
   const stamp = (opts.now ?? new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
@@ -51,7 +52,7 @@ export async function repairStore(
       const problems = integrityProblems(source, "PRAGMA integrity_check(1)");
       if (!problems.length && !opts.force)
         return { repaired: false, reason: `nothing to repair: ${path} passes SQLite's integrity_check` };
-      tables = await rebuild(source, readFileSync(work), target, opts.nativeCacheDir);
+      tables = await rebuild(source, readFileSync(work), target, opts);
     } finally {
       source.close();
     }
@@ -65,10 +66,15 @@ export async function repairStore(
   }
 }
 
-async function rebuild(source: Db, bytes: Uint8Array, target: string, nativeCacheDir: string): Promise<TableReport[]> {
-  const db = await openDb(target, { nativeCacheDir });
+async function rebuild(
+  source: Db,
+  bytes: Uint8Array,
+  target: string,
+  o: { nativeCacheDir: string; homeOrg: string },
+): Promise<TableReport[]> {
+  const db = await openDb(target, { nativeCacheDir: o.nativeCacheDir });
   try {
-    migrate(db);
+    migrate(db, o.homeOrg);
     const tables = db
       .query<{ name: string }, []>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
       .all()

@@ -49,6 +49,8 @@ export interface SqliteStoreOptions {
   cacheMb?: number;
   /** A search worker's connection: the store must exist already; never migrated, never written. */
   readOnly?: boolean;
+  /** ENGRAM_ORG_ID: where a migration puts rows stored before organizations existed; required unless read-only. */
+  homeOrg?: string;
   logger: Logger;
 }
 
@@ -185,7 +187,11 @@ export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStor
   if (o.readOnly) {
     // Belt and braces: ranking never writes, and this connection never could.
     db.run("PRAGMA query_only = ON");
-  } else migrate(db);
+  } else {
+    if (o.homeOrg === undefined)
+      throw new Error("a store opened for writing needs its home organization (ENGRAM_ORG_ID)");
+    migrate(db, o.homeOrg);
+  }
   return new SqliteStore(db, o.logger);
 }
 

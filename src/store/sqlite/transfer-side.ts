@@ -21,6 +21,8 @@ import {
 
 export interface SqliteEndpointOptions {
   nativeCacheDir: string;
+  /** ENGRAM_ORG_ID, for a migration of a store made before organizations (copied rows keep their own). */
+  homeOrg: string;
   logger: Logger;
 }
 
@@ -159,7 +161,7 @@ class SqliteSide implements TargetSide {
 
 async function isEmptyStore(path: string, o: SqliteEndpointOptions): Promise<boolean> {
   if (!existsSync(path)) return true;
-  const store = await openSqliteStore({ path, nativeCacheDir: o.nativeCacheDir, logger: o.logger });
+  const store = await openSqliteStore({ path, nativeCacheDir: o.nativeCacheDir, homeOrg: o.homeOrg, logger: o.logger });
   try {
     const side = new SqliteSide(store);
     for (const t of TABLES) if ((await side.rows(t, null, 1)).length) return false;
@@ -179,7 +181,12 @@ export function sqliteEndpoint(path: string, o: SqliteEndpointOptions): Endpoint
     label: `sqlite://${path}`,
     async read(fn) {
       if (!existsSync(path)) throw new Error(`no store at ${path}`);
-      const store = await openSqliteStore({ path, nativeCacheDir: o.nativeCacheDir, logger: o.logger });
+      const store = await openSqliteStore({
+        path,
+        nativeCacheDir: o.nativeCacheDir,
+        homeOrg: o.homeOrg,
+        logger: o.logger,
+      });
       try {
         store.db.run("BEGIN");
         try {
@@ -196,7 +203,12 @@ export function sqliteEndpoint(path: string, o: SqliteEndpointOptions): Endpoint
       const temp = `${path}.migrating-${process.pid}`;
       removeFiles(temp);
       try {
-        const store = await openSqliteStore({ path: temp, nativeCacheDir: o.nativeCacheDir, logger: o.logger });
+        const store = await openSqliteStore({
+          path: temp,
+          nativeCacheDir: o.nativeCacheDir,
+          homeOrg: o.homeOrg,
+          logger: o.logger,
+        });
         let value: Awaited<ReturnType<typeof fn>>;
         try {
           store.db.run("BEGIN IMMEDIATE");

@@ -3,6 +3,7 @@
 // notifications between nodes, and an unreachable database as UNAVAILABLE with recovery without restart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { HOME_ORG } from "../../support/store";
 import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../../support/postgres";
 import { openPostgresStore, SuperuserError, type PostgresStore } from "~/store/postgres/postgres-store";
 import type { Change } from "~/store/postgres/changes";
@@ -13,7 +14,14 @@ import { NOW, newMemory } from "../../support/memory-rows";
 const memory = (id: string, user: string) => newMemory(id, `memory ${id}`, { user_id: user, agent_id: "a" });
 
 const open = (s: TestSchema, node?: string) =>
-  openPostgresStore({ url: s.url, migrationUrl: s.migrationUrl, poolSize: 3, node, logger: silentLogger() });
+  openPostgresStore({
+    url: s.url,
+    migrationUrl: s.migrationUrl,
+    poolSize: 3,
+    node,
+    homeOrg: HOME_ORG,
+    logger: silentLogger(),
+  });
 
 describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {
   let schema: TestSchema;
@@ -44,7 +52,9 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
   test("a superuser is refused: row-level security would not bind it", async () => {
     const { server } = await testPostgres();
     const url = `${server.adminUrl.replace(/\/postgres$/, `/${(await testPostgres()).db.name}`)}?schema=${schema.schema}`;
-    const err = await openPostgresStore({ url, poolSize: 1, logger: silentLogger() }).catch((e) => e);
+    const err = await openPostgresStore({ url, poolSize: 1, homeOrg: HOME_ORG, logger: silentLogger() }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(SuperuserError);
     expect((err as Error).message).toContain("superuser");
   });

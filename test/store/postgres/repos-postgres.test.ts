@@ -1,6 +1,7 @@
 // The repository contracts on the PostgreSQL store, as the app's role (row-level security applies), and
 // the one promise only a store with truly concurrent write transactions must keep by locking.
 import { describe, expect, test } from "bun:test";
+import { HOME_ORG } from "../../support/store";
 import { repoContract, type RepoEngine } from "../repos.contract";
 import { factsContract } from "../facts.contract";
 import { termEvidenceContract } from "../term-evidence.contract";
@@ -15,6 +16,7 @@ const openStore = async () => {
     url: s.url,
     migrationUrl: s.migrationUrl,
     poolSize: 4,
+    homeOrg: HOME_ORG,
     logger: silentLogger(),
   });
   return { store, close: async () => (await store.close(), await s.drop()) };

@@ -2,6 +2,7 @@
 // user's first memories, before autovacuum analyzes them): each of the user's memories is read once per
 // search, not once per candidate. Checked in the executed plan (EXPLAIN ANALYZE), never by timing.
 import { describe, expect, test } from "bun:test";
+import { HOME_ORG } from "../../support/store";
 import { freshSchema, postgresSkip, testPostgres } from "../../support/postgres";
 import { openPostgresStore } from "~/store/postgres/postgres-store";
 import { openPool, parsePgUrl, Pg } from "~/store/postgres/connection";
@@ -53,6 +54,7 @@ describe.skipIf(!!postgresSkip)(
         url: s.url,
         migrationUrl: s.migrationUrl,
         poolSize: 2,
+        homeOrg: HOME_ORG,
         logger: silentLogger(),
       });
       const pool = openPool(parsePgUrl(s.url), { max: 1, node: "plans" });

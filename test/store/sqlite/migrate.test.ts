@@ -5,12 +5,13 @@ import { MIGRATIONS } from "~/store/sqlite/migrations";
 import { normaliseText, textKey } from "~/shared/text-key";
 import { toFtsQueries } from "~/store/sqlite/fts-query";
 import { ownerPrefix } from "~/store/sqlite/fts-tokens";
+import { HOME_ORG } from "../../support/store";
 
 describe("migrations", () => {
   test("apply once, in order, and a second run applies nothing", async () => {
     const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-    expect(migrate(db)).toBe(MIGRATIONS.length);
-    expect(migrate(db)).toBe(0);
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.length);
+    expect(migrate(db, HOME_ORG)).toBe(0);
     expect(
       db
         .query("SELECT version FROM schema_migrations ORDER BY version")
@@ -33,7 +34,7 @@ describe("migrations", () => {
     );
     insert.run("m1", "alice", "Alice keeps bees on the roof");
     insert.run("m2", "bob", "Bob keeps bees too");
-    expect(migrate(db)).toBe(MIGRATIONS.filter((m) => m.version >= 8).length);
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.filter((m) => m.version >= 8).length);
     const match = (user: string, q: string) => {
       const id = (db.query("SELECT id FROM fts_owners WHERE user_id = ?").get(user) as { id: number }).id;
       return db
@@ -60,7 +61,7 @@ describe("migration 15 (memory facts)", () => {
     db.query(
       "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'I live in Berlin.', 0, 0)",
     ).run();
-    expect(migrate(db)).toBe(MIGRATIONS.filter((m) => m.version >= 10).length);
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.filter((m) => m.version >= 10).length);
     expect(db.query("SELECT text_key, superseded_by, has_facts FROM memories").get()).toEqual({
       text_key: textKey(normaliseText("i live in berlin")),
       superseded_by: null,
@@ -74,5 +75,68 @@ describe("owner prefixes", () => {
     expect(ownerPrefix(1)).toBe("u0000001");
     expect(ownerPrefix(36)).toBe("u0000010");
     expect(ownerPrefix(1).length).toBe(ownerPrefix(2 ** 31).length);
+  });
+});
+
+/** Every table whose rows name a user (or keep per-user counts): after migration 19 each also names its organization. */
+const ORG_TABLES = [
+  "memories",
+  "memory_facts",
+  "conversations",
+  "sessions",
+  "graph_entities",
+  "graph_relationships",
+  "graph_mentions",
+  "deletion_requests",
+  "enforcement_log",
+  "fts_owners",
+  "memory_counts",
+];
+
+/** A store as the release before organizations left it: every migration before 19, one row in each table. */
+async function storeBeforeOrganizations() {
+  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+  db.run(
+    "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version < 19)) {
+    db.run(m.sql);
+    m.run?.(db);
+    db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
+  }
+  for (const sql of [
+    "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'Alice keeps bees', 0, 0)",
+    "INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key) VALUES ('m1', 'alice', 'a', '', 'alice', 'keeps', 'bees', 1)",
+    "INSERT INTO conversations (id, user_id, memory_space_id, created_at, last_message_at) VALUES ('c1', 'alice', 's', 0, 0)",
+    "INSERT INTO sessions (id, user_id, memory_space_id, state, created_at, last_activity_at, expires_at) VALUES ('s1', 'alice', 's', 'active', 0, 0, 1)",
+    "INSERT INTO graph_entities (user_id, type, id, name, name_key, created_at, updated_at) VALUES ('alice', 'person', 'alice', 'Alice', 'alice', 0, 0), ('alice', 'thing', 'bees', 'Bees', 'bees', 0, 0)",
+    "INSERT INTO graph_relationships (from_node, type, to_node, user_id, created_at, updated_at) VALUES (1, 'keeps', 2, 'alice', 0, 0)",
+    "INSERT INTO graph_mentions (user_id, memory_id, node) VALUES ('alice', 'm1', 2)",
+    // The keyword index's owner of alice's memories (written by fts-repo.ts as memories are indexed).
+    "INSERT INTO fts_owners (user_id) VALUES ('alice')",
+    "INSERT INTO deletion_requests (id, user_id, requested_at) VALUES ('d1', 'bob', 0)",
+    "INSERT INTO enforcement_log (id, scope_kind, scope_id, layers, rules, enforced_at, duration_ms) VALUES ('e1', 'organization', 'x', '[]', '[]', 0, 1)",
+  ])
+    db.run(sql);
+  return db;
+}
+
+const orgsIn = (db: Awaited<ReturnType<typeof openDb>>, table: string) =>
+  db
+    .query(`SELECT DISTINCT org_id FROM ${table}`)
+    .all()
+    .map((r: any) => r.org_id);
+
+describe("migration 19 (organizations)", () => {
+  test("puts every row of a store made before organizations into ENGRAM_ORG_ID as configured when it migrates", async () => {
+    const db = await storeBeforeOrganizations();
+    expect(migrate(db, "acme")).toBe(MIGRATIONS.filter((m) => m.version >= 19).length);
+    for (const table of ORG_TABLES) expect([table, orgsIn(db, table)]).toEqual([table, ["acme"]]);
+  });
+
+  test("takes an organization id with quotes as data, not as SQL", async () => {
+    const db = await storeBeforeOrganizations();
+    migrate(db, "O'Brien'); DROP TABLE memories; --");
+    expect(orgsIn(db, "memories")).toEqual(["O'Brien'); DROP TABLE memories; --"]);
   });
 });

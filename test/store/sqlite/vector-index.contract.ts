@@ -2,6 +2,7 @@
 // with cosine similarity as the score, and the visibility filters — user, agent, session, expiry,
 // metadata — applied inside the ranking. Each implementation runs this suite from a file of its own.
 import { afterEach, describe, expect, test } from "bun:test";
+import { HOME_ORG } from "../../support/store";
 import type { MemoryFilter, RankedRow } from "~/store/store";
 import type { VectorRow } from "~/store/store";
 import { migrate } from "~/store/sqlite/migrate";
@@ -33,7 +34,7 @@ export const NOW = 1_800_000_000_000;
 
 export async function storeDb(): Promise<Db> {
   const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-  migrate(db);
+  migrate(db, HOME_ORG);
   return db;
 }
 

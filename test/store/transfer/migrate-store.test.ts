@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../../support/postgres";
-import { NATIVE_CACHE, openTestStore } from "../../support/store";
+import { HOME_ORG, NATIVE_CACHE, openTestStore } from "../../support/store";
 import { runCli } from "../../support/cli";
 import { openPostgresStore, type PostgresStore } from "~/store/postgres/postgres-store";
 import { compareStores, migrateStore, TargetNotEmptyError } from "~/store/transfer";
@@ -20,10 +20,10 @@ import { axis, NOW, seed } from "./seed";
 import { newMemory } from "../../support/memory-rows";
 
 const logger = silentLogger();
-const lite = (path: string) => sqliteEndpoint(path, { nativeCacheDir: NATIVE_CACHE, logger });
-const pg = (url: string) => postgresEndpoint(url, { logger });
+const lite = (path: string) => sqliteEndpoint(path, { nativeCacheDir: NATIVE_CACHE, homeOrg: HOME_ORG, logger });
+const pg = (url: string) => postgresEndpoint(url, { homeOrg: HOME_ORG, logger });
 const openPg = (s: TestSchema): Promise<PostgresStore> =>
-  openPostgresStore({ url: s.url, migrationUrl: s.migrationUrl, poolSize: 2, logger });
+  openPostgresStore({ url: s.url, migrationUrl: s.migrationUrl, poolSize: 2, homeOrg: HOME_ORG, logger });
 
 async function compared(a: ReturnType<typeof lite>, b: ReturnType<typeof lite>): Promise<string[]> {
   try {

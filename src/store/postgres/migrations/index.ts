@@ -7,6 +7,7 @@ import m0004 from "./0004_rate_windows.sql" with { type: "text" };
 import m0005 from "./0005_memory_facts.sql" with { type: "text" };
 import m0006 from "./0006_request_audit.sql" with { type: "text" };
 import m0007 from "./0007_erased_user_pseudonyms.sql" with { type: "text" };
+import m0008 from "./0008_organizations.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -22,4 +23,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 5, name: "memory facts", sql: m0005 },
   { version: 6, name: "request audit", sql: m0006 },
   { version: 7, name: "erased user pseudonyms", sql: m0007 },
+  { version: 8, name: "organizations", sql: m0008 },
 ];

@@ -19,6 +19,7 @@ import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import m0015 from "./0015_memory_facts.sql" with { type: "text" };
 import m0016 from "./0016_request_audit.sql" with { type: "text" };
 import m0018 from "./0018_term_evidence.sql" with { type: "text" };
+import m0019 from "./0019_organizations.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -57,4 +58,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: "request audit", sql: m0016 },
   { version: 17, name: "erased user pseudonyms", sql: m0017 },
   { version: 18, name: "term evidence", sql: m0018 },
+  { version: 19, name: "organizations", sql: m0019 },
 ];

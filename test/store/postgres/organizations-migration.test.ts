@@ -1,0 +1,91 @@
+// PostgreSQL migration 8 (organizations) on a store the release before it made: every row that names a
+// user lands in ENGRAM_ORG_ID as configured when the store migrates (SPEC §8; SQLite: migrate.test.ts).
+import { afterAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../../support/postgres";
+import { openPostgresStore } from "~/store/postgres/postgres-store";
+import { PG_MIGRATIONS } from "~/store/postgres/migrations";
+import { silentLogger } from "~/shared/logger";
+
+const ORG_TABLES = [
+  "memories",
+  "memory_versions",
+  "memory_vectors",
+  "memory_change_versions",
+  "memory_facts",
+  "conversations",
+  "conversation_messages",
+  "sessions",
+  "graph_entities",
+  "graph_relationships",
+  "graph_mentions",
+  "deletion_requests",
+  "enforcement_log",
+];
+
+const ROWS = [
+  "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'Alice keeps bees', 0, 0)",
+  "INSERT INTO memory_versions (memory_id, version, user_id, memory, metadata, created_at) VALUES ('m1', 1, 'alice', 'Alice kept bees', '{}', 0)",
+  "INSERT INTO memory_vectors (memory_rowid, model, user_id, embedding) SELECT rowid, 'm', 'alice', '[1,0,0]' FROM memories",
+  "INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key) VALUES ('m1', 'alice', 'a', '', 'alice', 'keeps', 'bees', 1)",
+  "INSERT INTO conversations (id, user_id, memory_space_id, created_at, last_message_at) VALUES ('c1', 'alice', 's', 0, 0)",
+  "INSERT INTO conversation_messages (conversation_id, seq, user_id, role, content, timestamp) VALUES ('c1', 1, 'alice', 'user', 'hi', 0)",
+  "INSERT INTO sessions (id, user_id, memory_space_id, state, created_at, last_activity_at, expires_at) VALUES ('s1', 'alice', 's', 'active', 0, 0, 1)",
+  "INSERT INTO graph_entities (user_id, type, id, name, name_key, created_at, updated_at) VALUES ('alice', 'person', 'alice', 'Alice', 'alice', 0, 0), ('alice', 'thing', 'bees', 'Bees', 'bees', 0, 0)",
+  "INSERT INTO graph_relationships (from_node, type, to_node, user_id, created_at, updated_at) SELECT a.node, 'keeps', b.node, 'alice', 0, 0 FROM graph_entities a, graph_entities b WHERE a.id = 'alice' AND b.id = 'bees'",
+  "INSERT INTO graph_mentions (user_id, memory_id, node) SELECT 'alice', 'm1', node FROM graph_entities WHERE id = 'bees'",
+  "INSERT INTO deletion_requests (id, user_id, requested_at) VALUES ('d1', 'bob', 0)",
+  "INSERT INTO enforcement_log (id, scope_kind, scope_id, layers, rules, enforced_at, duration_ms) VALUES ('e1', 'organization', 'x', '[]', '[]', 0, 1)",
+];
+
+/** The schema as the release before organizations left it, with a row in every table that names a user. */
+async function storeBeforeOrganizations(s: TestSchema): Promise<void> {
+  const { db } = await testPostgres();
+  const owner = new SQL(db.ownerUrl, { max: 1 });
+  try {
+    await owner.begin(async (tx) => {
+      await tx.unsafe(`CREATE SCHEMA ${s.schema}`);
+      await tx.unsafe(`SET LOCAL search_path = ${s.schema}, public`);
+      await tx.unsafe("SELECT set_config('engram.user', '*', true), set_config('engram.org', '*', true)");
+      await tx.unsafe(
+        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)",
+      );
+      for (const m of PG_MIGRATIONS.filter((m) => m.version < 8)) {
+        await tx.unsafe(m.sql).simple();
+        await tx.unsafe("INSERT INTO schema_migrations VALUES ($1, $2, 0)", [m.version, m.name]);
+      }
+      for (const sql of ROWS) await tx.unsafe(sql);
+    });
+  } finally {
+    await owner.close();
+  }
+}
+
+describe.skipIf(!!postgresSkip)(
+  `PostgreSQL organizations migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
+  () => {
+    const schemas: TestSchema[] = [];
+    afterAll(async () => {
+      for (const s of schemas) await s.drop();
+    });
+
+    test("puts every row of a store made before organizations into ENGRAM_ORG_ID as configured when it migrates", async () => {
+      const s = await freshSchema("orgs");
+      schemas.push(s);
+      await storeBeforeOrganizations(s);
+      const store = await openPostgresStore({
+        url: s.url,
+        migrationUrl: s.migrationUrl,
+        poolSize: 1,
+        homeOrg: "O'Brien Ltd",
+        logger: silentLogger(),
+      });
+      await store.close();
+      const { admin } = await testPostgres();
+      for (const table of ORG_TABLES) {
+        const rows = await admin.unsafe(`SELECT DISTINCT org_id FROM ${s.schema}.${table}`);
+        expect([table, rows.map((r: { org_id: string }) => r.org_id)]).toEqual([table, ["O'Brien Ltd"]]);
+      }
+    }, 60_000);
+  },
+);
