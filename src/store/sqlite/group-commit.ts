@@ -52,6 +52,8 @@ export class GroupCommit {
     private readonly db: Db,
     private readonly turns: Turns,
     readonly tail = new BatchTail(),
+    /** Told after each COMMIT. */
+    private readonly committed: () => void = () => {},
   ) {}
 
   /** Runs `fn` in the next shared transaction; resolves once that has committed. */
@@ -98,6 +100,7 @@ export class GroupCommit {
       if (this.db.inTransaction) this.db.run("ROLLBACK");
       return this.failAll(jobs, error);
     }
+    this.committed();
     jobs.forEach((job, i) => {
       const o = outcomes[i]!;
       if (o.ok) job.resolve(o.value);

@@ -17,6 +17,7 @@ import {
 import { migrate } from "./migrate";
 import { openStoreFile } from "./store-file";
 import { GroupCommit } from "./group-commit";
+import { ExternalVersion } from "./external-version";
 import { Turns } from "./turns";
 import { SqliteMemoryRepo } from "./memory-repo";
 import { SqliteFactRepo } from "./fact-repo";
@@ -70,7 +71,7 @@ export class SqliteStore implements Store {
     private readonly logger: Logger,
   ) {
     this.vectorIndex = vectorSupport(db).index;
-    this.commits = new GroupCommit(db, this.turns);
+    this.commits = new GroupCommit(db, this.turns, undefined, () => this.external.committed());
     const writable = !db.query<{ query_only: number }, []>("PRAGMA query_only").get()!.query_only;
     this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     this.repos = {
@@ -101,6 +102,7 @@ export class SqliteStore implements Store {
       try {
         const value = await fn(this.repos);
         this.db.run("COMMIT");
+        this.external.committed();
         return value;
       } catch (e) {
         if (this.db.inTransaction) this.db.run("ROLLBACK");
@@ -112,6 +114,10 @@ export class SqliteStore implements Store {
   group<T>(fn: Body<T>): Promise<T> {
     return this.commits.run(() => fn(this.repos));
   }
+
+  private readonly external = new ExternalVersion(
+    () => this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version,
+  );
 
   /** One process writes a SQLite file at a time in practice (the server): a queue per name in this process. */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -154,9 +160,9 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** SQLite's data_version: changes when another connection commits to the same file. */
+  /** SQLite's data_version: changes when another connection commits to the same file (external-version.ts). */
   externalVersion(): number {
-    return this.db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    return this.external.get();
   }
 
   /** The file is open in this process: it answers whenever this process does. */

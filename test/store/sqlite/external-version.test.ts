@@ -1,0 +1,55 @@
+// Store.externalVersion on SQLite: another process's commit shows from the next turn of the event loop
+// (a request sent after that commit is read in a later turn), another store's of this process at once.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb } from "~/store/sqlite/connection";
+import { NATIVE_CACHE, openTestStore } from "../../support/store";
+
+const dir = mkdtempSync(join(tmpdir(), "engram-external-version-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test("a commit by another connection (another process) changes the version from the next turn on", async () => {
+  const file = join(dir, "a.db");
+  const store = await openTestStore(file);
+  const otherProcess = await openDb(file, { nativeCacheDir: NATIVE_CACHE });
+  try {
+    const before = store.externalVersion();
+    await nextTurn();
+    expect(store.externalVersion()).toBe(before);
+    otherProcess.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('s', 'o', 0)");
+    await nextTurn();
+    expect(store.externalVersion()).not.toBe(before);
+  } finally {
+    otherProcess.close();
+    await store.close();
+  }
+});
+
+test("a commit through another store of this process changes the version at once", async () => {
+  const file = join(dir, "b.db");
+  const [mine, other] = [await openTestStore(file), await openTestStore(file)];
+  try {
+    const before = mine.externalVersion();
+    await other.write((tx) => tx.governance.registerSpace("s", "o", 0));
+    const afterWrite = mine.externalVersion();
+    await other.group((tx) => tx.governance.registerSpace("t", "o", 0));
+    expect([afterWrite === before, mine.externalVersion() === afterWrite]).toEqual([false, false]);
+  } finally {
+    await Promise.all([mine.close(), other.close()]);
+  }
+});
+
+test("this store's own commits leave the version as it was", async () => {
+  const store = await openTestStore(join(dir, "c.db"));
+  try {
+    const before = store.externalVersion();
+    await store.write((tx) => tx.governance.registerSpace("s", "o", 0));
+    await nextTurn();
+    expect(store.externalVersion()).toBe(before);
+  } finally {
+    await store.close();
+  }
+});
