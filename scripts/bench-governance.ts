@@ -56,6 +56,7 @@ async function seedMemories(e: Engine, memories: number, versions: number, rand:
         const immutableRef = r > 0.95 ? `kb/${Math.floor(rand() * IMMUTABLE)}` : null;
         const row = {
           id: `m${i}`,
+          org_id: "default",
           user_id: `u${i % 500}`,
           agent_id: `space-${i % SPACES}`,
           session_id: "",

@@ -47,7 +47,7 @@ function time(index: { rank: VectorIndex["rank"] }, queries: Float32Array[]): nu
   for (let r = 0; r < 5; r++) {
     const slice = queries.slice((r * queries.length) / 5, ((r + 1) * queries.length) / 5);
     const t0 = performance.now();
-    slice.forEach((q, i) => index.rank({ userId: `user${i % USERS}`, sessionId: "", now: 1 }, q, K));
+    slice.forEach((q, i) => index.rank({ org: "default", userId: `user${i % USERS}`, sessionId: "", now: 1 }, q, K));
     rounds.push(((performance.now() - t0) * 1000) / slice.length);
   }
   return rounds.sort((a, b) => a - b)[2]!;

@@ -80,7 +80,7 @@ export class MemoryFacts {
     const touched = [...new Set(p.live.filter((f) => ended.has(f.id)).map((f) => f.memoryId))];
     const done = supersededMemories(decision.ends, await tx.facts.ofMemories(touched));
     return tx.memories.supersede(
-      scope.userId,
+      scope,
       [...new Set([...explicit, ...done])].filter((id) => id !== memoryId),
       memoryId,
     );

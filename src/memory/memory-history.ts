@@ -1,6 +1,6 @@
 // What reads show of SPEC §11's history: supersedes / superseded_by on shown memories, and a memory's
 // versions followed by those of the memories it superseded.
-import type { MemoryRow, Store, VersionRow } from "~/store/store";
+import type { MemoryRow, Owner, Store, VersionRow } from "~/store/store";
 import { iso } from "~/shared/clock";
 import type { VersionsResponse } from "./memory.schema";
 
@@ -12,9 +12,9 @@ const NONE = new Map<string, string[]>();
  * Only a memory with has_facts can have superseded another, so most reads ask the store nothing more
  * (a second read per get halved get throughput).
  */
-export async function historyOf(store: Store, userId: string, rows: readonly Shown[]) {
+export async function historyOf(store: Store, owner: Owner, rows: readonly Shown[]) {
   const ids = rows.filter((m) => m.has_facts).map((m) => m.id);
-  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(userId, ids)) : NONE;
+  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(owner, ids)) : NONE;
   return (m: Shown) => ({
     ...(supersedes.has(m.id) ? { supersedes: supersedes.get(m.id)! } : {}),
     ...(m.superseded_by ? { superseded_by: m.superseded_by } : {}),
@@ -23,9 +23,9 @@ export async function historyOf(store: Store, userId: string, rows: readonly Sho
 
 /** The memory's own versions, newest first, then each older memory it superseded with its versions. */
 export async function versionsOf(store: Store, row: MemoryRow): Promise<VersionsResponse> {
+  const owner = { org: row.org_id, userId: row.user_id };
   const [own, older] = await store.read(
-    async (r) =>
-      [await r.memories.versions(row.user_id, row.id), await r.memories.predecessors(row.user_id, row.id)] as const,
+    async (r) => [await r.memories.versions(owner, row.id), await r.memories.predecessors(owner, row.id)] as const,
   );
   const entries = (m: MemoryRow, previous: VersionRow[], whose: object) => [
     { version: m.version, memory: m.memory, created_at: iso(m.updated_at), ...whose },

@@ -1,7 +1,7 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers; and
 // SPEC §11's duplicates and supersedes (memory-facts.ts).
-import type { FactScope, MemoryRow, Repos, Store, VectorSpace } from "~/store/store";
+import type { FactScope, MemoryRow, Owner, Repos, Store, VectorSpace } from "~/store/store";
 import type { Claim } from "~/facts/fact-claims";
 import { normaliseText, textKey } from "~/shared/text-key";
 import type { SearchService } from "~/search/search.service";
@@ -102,6 +102,7 @@ export class MemoryService {
   ): Promise<AddResponse> {
     const input = fromOpenMemory(request);
     const scope = {
+      org: who.org,
       userId: who.userId,
       agentId: who.agentId ?? input.agent_id ?? DEFAULT_AGENT,
       sessionId: input.session_id ?? "",
@@ -170,6 +171,7 @@ export class MemoryService {
     const id = newId();
     const rowid = await tx.memories.insert({
       id,
+      org_id: scope.org,
       user_id: scope.userId,
       agent_id: scope.agentId,
       session_id: scope.sessionId,
@@ -213,6 +215,7 @@ export class MemoryService {
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = {
+      org: scope.org,
       userId,
       agentId,
       sessionId: input.session_id ?? "",
@@ -222,7 +225,7 @@ export class MemoryService {
     };
     const before = this.caches.results.snapshot(userId);
     const hits = (await this.search.rank(filter, input.query, limit)).filter((h) => h.score >= (input.min_score ?? 0));
-    const history = await historyOf(this.store, userId, hits);
+    const history = await historyOf(this.store, scope, hits);
     const results = hits.map((h) => ({
       id: h.id,
       memory: h.memory,
@@ -252,12 +255,12 @@ export class MemoryService {
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
     const includeSuperseded = input.include_superseded === true;
     const rows = await this.store.read((r) =>
-      r.memories.page({ userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
+      r.memories.page({ org: scope.org, userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
     );
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page.at(-1);
-    const history = await historyOf(this.store, userId, page);
+    const history = await historyOf(this.store, scope, page);
     return {
       results: page.map((r) => ({
         id: r.id,
@@ -268,7 +271,7 @@ export class MemoryService {
         created_at: iso(r.created_at),
         ...history(r),
       })),
-      total: await this.total(userId, now, agentId, includeSuperseded),
+      total: await this.total(scope, now, agentId, includeSuperseded),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
     };
@@ -277,7 +280,7 @@ export class MemoryService {
   async get(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<MemoryResponse> {
     this.caches.seen(scope.userId);
     const row = await this.mustGet(scope, ref.memory_id);
-    return { ...toResponse(row), ...(await historyOf(this.store, scope.userId, [row]))(row) };
+    return { ...toResponse(row), ...(await historyOf(this.store, scope, [row]))(row) };
   }
 
   async update(scope: UserScope, input: UpdateMemoryInput): Promise<MemoryResponse> {
@@ -289,7 +292,7 @@ export class MemoryService {
     const traits = readTraits(metadata, row.source_type);
     await this.hooks.gate.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
     const text = input.memory ?? row.memory;
-    const space = { userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id };
+    const space = { org: row.org_id, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id };
     const [[claims], vectors] =
       input.memory !== undefined
         ? await Promise.all([this.facts.claims(space, [{ text, own: true }]), this.search.embed([text])])
@@ -362,7 +365,7 @@ export class MemoryService {
     const metadata = body.metadata ?? JSON.parse(old.metadata);
     const traits = readTraits(metadata, old.source_type);
     await this.hooks.gate.checkWrite({ memorySpaceId: old.agent_id, importance: traits.importance, metadata });
-    const scope = { userId: old.user_id, agentId: old.agent_id, sessionId: old.session_id };
+    const scope = { org: old.org_id, userId: old.user_id, agentId: old.agent_id, sessionId: old.session_id };
     const draft = { text: body.memory, metadata, traits, own: true };
     const [[claims], vectors] = await Promise.all([
       this.facts.claims(scope, [draft]),
@@ -420,12 +423,12 @@ export class MemoryService {
     const removedIds: string[] = [];
     const result = await this.store.write(async (tx) => {
       let deleted = 0;
-      const spaces = await tx.memories.spacesOfUser(userId);
+      const spaces = await tx.memories.spacesOfUser(scope);
       for (const space of scope.agentId === undefined ? spaces : spaces.filter((a) => a === scope.agentId)) {
         const keep = await this.hooks.retention.keepSince(space, cascade, tx);
         if (keep === -Infinity) continue;
         const before = keep === undefined ? Infinity : keep + 1;
-        const removed = await tx.memories.deleteForUser(userId, space, before, this.clock.now());
+        const removed = await tx.memories.deleteForUser(scope, space, before, this.clock.now());
         await this.search.deleteVectors(
           tx,
           removed.map((r) => r.rowid),
@@ -433,13 +436,13 @@ export class MemoryService {
         removedIds.push(...removed.map((r) => r.id));
         deleted += removed.length;
       }
-      const kept = await tx.memories.countForUser(userId, scope.agentId);
+      const kept = await tx.memories.countForUser(scope, scope.agentId);
       const retained = cascade
         ? (await this.hooks.erasure.eraseUser(tx, userId, { deleted, retained: kept })).retained
         : kept
           ? { vector: kept }
           : {};
-      const indexed = cascade && (await tx.memories.forgetUser(userId));
+      const indexed = cascade && (await tx.memories.forgetUser(scope));
       return { deleted, retained, indexed };
     });
     this.caches.touched(userId, "all");
@@ -455,7 +458,7 @@ export class MemoryService {
 
   /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */
   private async mustGet(scope: UserScope, memoryId: string, r?: Repos): Promise<MemoryRow> {
-    const get = (x: Repos) => x.memories.get(scope.userId, memoryId, this.clock.now(), scope.agentId);
+    const get = (x: Repos) => x.memories.get(scope, memoryId, this.clock.now(), scope.agentId);
     const row = await (r ? get(r) : this.store.read(get));
     if (!row) throw notFound("memory", memoryId);
     return row;
@@ -465,12 +468,13 @@ export class MemoryService {
    * list_memories' `total`, cached like search results until the user writes, another process writes, a
    * counted memory expires, or 60 s pass: counting a user's 1k memories cost 54 µs, more than the page.
    */
-  private async total(userId: string, now: number, agentId: string | undefined, includeSuperseded: boolean) {
+  private async total(owner: Owner, now: number, agentId: string | undefined, includeSuperseded: boolean) {
+    const userId = owner.userId;
     const key = JSON.stringify([agentId ?? null, includeSuperseded]);
     await this.caches.sync(userId);
     const cached = this.caches.totals.get(userId, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(userId, now, agentId, includeSuperseded));
+    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(owner, now, agentId, includeSuperseded));
     this.caches.totals.set(userId, key, n, nextExpiry ?? Infinity);
     return n;
   }

@@ -1,7 +1,7 @@
 // Keyword evidence for one search: which of the user's memories hold the query's meaningful words (or,
 // for a word they never used, a word one typo away), and each memory's share of the query's term
 // weight (relevance.ts). Reads through the store's SearchRepo; runs wherever the ranker runs.
-import type { MemoryFilter, Repos } from "~/store/store";
+import type { MemoryFilter, Owner, Repos } from "~/store/store";
 import { coverage, type TermDocs } from "./relevance";
 import { corrections } from "./typos";
 
@@ -31,13 +31,13 @@ export async function keywordEvidence(
 ): Promise<KeywordEvidence> {
   if (!terms.length) return { shares: new Map(), ranked: [] };
   const { docs, rowids } = await r.search.termDocs(
-    filter.userId,
+    filter,
     terms.map((t) => t.word),
   );
   const termDocs: TermDocs[] = [];
   for (const [i, t] of terms.entries()) {
     const found = rowids[i]!;
-    termDocs.push({ rowids: found.length || !t.typo ? found : await corrected(r, filter.userId, t.word) });
+    termDocs.push({ rowids: found.length || !t.typo ? found : await corrected(r, filter, t.word) });
   }
   const shares = coverage(termDocs, docs);
   // Ties go to the earlier memory: on LoCoMo dev and the tuning personas, keyword-only, earlier-first
@@ -47,8 +47,8 @@ export async function keywordEvidence(
 }
 
 /** The memories holding an index term one edit from `word`, from the user's own vocabulary. */
-async function corrected(r: Repos, userId: string, word: string): Promise<number[]> {
-  const fixes = corrections(word, await r.search.vocabulary(userId, word[0]!, VOCABULARY_SCAN));
+async function corrected(r: Repos, owner: Owner, word: string): Promise<number[]> {
+  const fixes = corrections(word, await r.search.vocabulary(owner, word[0]!, VOCABULARY_SCAN));
   if (!fixes.length) return [];
-  return [...new Set((await r.search.indexTermDocs(userId, fixes)).flat())];
+  return [...new Set((await r.search.indexTermDocs(owner, fixes)).flat())];
 }

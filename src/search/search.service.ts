@@ -233,7 +233,7 @@ export class SearchService {
     }
     let common = this.commonByUser.get(filter.userId);
     if (!common || common.writes >= refreshAfter(common.sample)) {
-      const sample = await this.store.read((r) => r.memories.recentTexts(filter.userId, FOCUS_SAMPLE));
+      const sample = await this.store.read((r) => r.memories.recentTexts(filter, FOCUS_SAMPLE));
       this.commonByUser.set(filter.userId, (common = { words: commonWords(sample), sample: sample.length, writes: 0 }));
     }
     return withoutCommon(query, common.words);

@@ -94,7 +94,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type { MemoryRow, ListedRow, NewMemory, VersionRow, Predecessor } from "./repos/memory-repo";
+export type { MemoryRow, ListedRow, NewMemory, Owner, VersionRow, Predecessor } from "./repos/memory-repo";
 export type { FactRow, FactScope, NewFactRow } from "./repos/fact-repo";
 export type { MemoryFilter, RankedRow, HitRow, SearchRepo } from "./repos/search-repo";
 export type { VectorRow, VectorSpace } from "./repos/vector-repo";

@@ -43,6 +43,7 @@ async function store(app: TestApp, texts: string[], extra: Record<string, unknow
 const rowid = (app: TestApp, id: string) =>
   dbOf(app).query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(id)!.rowid;
 const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = {}) => ({
+  org: "default",
   userId: "u",
   sessionId: "",
   now: app.clock.now(),

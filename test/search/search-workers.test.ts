@@ -141,7 +141,7 @@ describe("search workers", () => {
       logger: silentLogger(),
     });
     const req = {
-      filter: { userId: "alice", sessionId: "", now: Date.now() },
+      filter: { org: "default", userId: "alice", sessionId: "", now: Date.now() },
       query: "dinner",
       terms: [{ word: "dinner", typo: false }],
       vector: null,

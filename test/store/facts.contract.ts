@@ -4,12 +4,12 @@
 import { beforeEach, afterEach, describe, expect, test } from "bun:test";
 import type { NewFactRow, NewMemory, Repos } from "~/store/store";
 import type { RepoEngine } from "./repos.contract";
-import { newMemory, NOW } from "../support/memory-rows";
+import { newMemory, NOW, owner } from "../support/memory-rows";
 
 /** The contracts' memory, stating facts. */
 const memory = (id: string, text: string, o: Partial<NewMemory> = {}) => newMemory(id, text, { has_facts: 1, ...o });
 
-const SCOPE = { userId: "alice", agentId: "a1", sessionId: "" };
+const SCOPE = { org: "default", userId: "alice", agentId: "a1", sessionId: "" };
 const home = (value: string): NewFactRow => ({
   subject: "user",
   attribute: "home",
@@ -41,43 +41,49 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
         const facts = await r.facts.live(SCOPE, ["user"]);
         await r.facts.end([facts[0]!.id], "m2");
         await r.facts.end([facts[1]!.id], "m3");
-        expect(await r.memories.supersede("alice", ["m1"], "m2")).toEqual(["m1"]);
-        expect(await r.memories.supersede("alice", ["m2", "m1"], "m3")).toEqual(["m2"]);
+        expect(await r.memories.supersede(owner("alice"), ["m1"], "m2")).toEqual(["m1"]);
+        expect(await r.memories.supersede(owner("alice"), ["m2", "m1"], "m3")).toEqual(["m2"]);
       });
     }, 60_000);
     afterEach(() => e?.close());
 
     test("reads leave superseded memories out unless asked; the chain is walked to the current memory", async () => {
       await e.tx(async (r) => {
-        const page = await r.memories.page({ userId: "alice", now: NOW, limit: 10 });
+        const page = await r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 10 });
         expect(page.map((m) => m.id)).toEqual(["m3"]);
-        const all = await r.memories.page({ userId: "alice", now: NOW, limit: 10, includeSuperseded: true });
+        const all = await r.memories.page({
+          org: "default",
+          userId: "alice",
+          now: NOW,
+          limit: 10,
+          includeSuperseded: true,
+        });
         expect(all.map((m) => [m.id, m.superseded_by])).toEqual([
           ["m3", null],
           ["m2", "m3"],
           ["m1", "m2"],
         ]);
-        expect((await r.memories.count("alice", NOW)).n).toBe(1);
-        expect((await r.memories.count("alice", NOW, undefined, true)).n).toBe(3);
-        const filter = { userId: "alice", sessionId: "", now: NOW };
+        expect((await r.memories.count(owner("alice"), NOW)).n).toBe(1);
+        expect((await r.memories.count(owner("alice"), NOW, undefined, true)).n).toBe(3);
+        const filter = { org: "default", userId: "alice", sessionId: "", now: NOW };
         const next = await r.search.successors(filter, [rowids.get("m1")!, rowids.get("m3")!]);
         expect([...next]).toEqual([[rowids.get("m1")!, rowids.get("m3")!]]);
-        expect([...(await r.memories.supersedes("alice", ["m3", "m2", "m1"]))]).toEqual([
+        expect([...(await r.memories.supersedes(owner("alice"), ["m3", "m2", "m1"]))]).toEqual([
           ["m3", ["m2"]],
           ["m2", ["m1"]],
         ]);
-        expect((await r.memories.predecessors("alice", "m3")).map((m) => m.id)).toEqual(["m2", "m1"]);
-        expect(await r.memories.predecessors("bob", "m3")).toEqual([]);
+        expect((await r.memories.predecessors(owner("alice"), "m3")).map((m) => m.id)).toEqual(["m2", "m1"]);
+        expect(await r.memories.predecessors(owner("bob"), "m3")).toEqual([]);
       });
     });
 
     test("sameText finds the current memory of one user, agent and session with the key", async () => {
       await e.tx(async (r) => {
         const q = { userId: "alice", agentId: "a1", sessionId: "", now: NOW };
-        expect((await r.memories.sameText({ ...q, key: 2 })).map((m) => m.id)).toEqual(["m3"]);
-        expect(await r.memories.sameText({ ...q, key: 0 })).toEqual([]); // superseded
-        expect(await r.memories.sameText({ ...q, key: 2, agentId: "a2" })).toEqual([]);
-        expect(await r.memories.sameText({ ...q, key: 2, userId: "bob" })).toEqual([]);
+        expect((await r.memories.sameText({ org: "default", ...q, key: 2 })).map((m) => m.id)).toEqual(["m3"]);
+        expect(await r.memories.sameText({ org: "default", ...q, key: 0 })).toEqual([]); // superseded
+        expect(await r.memories.sameText({ org: "default", ...q, key: 2, agentId: "a2" })).toEqual([]);
+        expect(await r.memories.sameText({ org: "default", ...q, key: 2, userId: "bob" })).toEqual([]);
       });
     });
 
@@ -100,7 +106,9 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
     test("deleting the newest memory makes the one it superseded current again, with its fact", async () => {
       await e.tx((r) => r.memories.deleteByRowids([rowids.get("m3")!]));
       await e.tx(async (r: Repos) => {
-        expect((await r.memories.page({ userId: "alice", now: NOW, limit: 10 })).map((m) => m.id)).toEqual(["m2"]);
+        expect(
+          (await r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 10 })).map((m) => m.id),
+        ).toEqual(["m2"]);
         expect((await r.facts.live(SCOPE, ["user"])).map((f) => f.memoryId)).toEqual(["m2"]);
         expect((await r.facts.ofMemories(["m3"])).length).toBe(0);
       });
@@ -109,7 +117,13 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
     test("deleting a memory in the middle of a chain hands its predecessor to its successor", async () => {
       await e.tx((r) => r.memories.deleteByRowids([rowids.get("m2")!]));
       await e.tx(async (r) => {
-        const all = await r.memories.page({ userId: "alice", now: NOW, limit: 10, includeSuperseded: true });
+        const all = await r.memories.page({
+          org: "default",
+          userId: "alice",
+          now: NOW,
+          limit: 10,
+          includeSuperseded: true,
+        });
         expect(all.map((m) => [m.id, m.superseded_by])).toEqual([
           ["m3", null],
           ["m1", "m3"],

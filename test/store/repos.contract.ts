@@ -4,7 +4,7 @@
 // file of its own; the HTTP, MCP, governance, session and graph suites then run on both stores as well.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { MemoryFilter, NewMemory, Repos } from "~/store/store";
-import { newMemory as memory, NOW } from "../support/memory-rows";
+import { newMemory as memory, NOW, owner } from "../support/memory-rows";
 
 export interface RepoEngine {
   /** Runs `fn` over the repositories in one write transaction. */
@@ -12,7 +12,13 @@ export interface RepoEngine {
   close(): Promise<void>;
 }
 
-const filter = (o: Partial<MemoryFilter> = {}): MemoryFilter => ({ userId: "alice", sessionId: "", now: NOW, ...o });
+const filter = (o: Partial<MemoryFilter> = {}): MemoryFilter => ({
+  org: "default",
+  userId: "alice",
+  sessionId: "",
+  now: NOW,
+  ...o,
+});
 
 export function repoContract(name: string, open: () => Promise<RepoEngine>): void {
   describe(`repositories: ${name}`, () => {
@@ -41,25 +47,27 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
 
     test("insert answers increasing row ids and get finds only the owner's visible memory", async () => {
       expect(rowids.get("m2")!).toBeGreaterThan(rowids.get("m1")!);
-      const got = await e.tx((r) => r.memories.get("alice", "m1", NOW));
+      const got = await e.tx((r) => r.memories.get(owner("alice"), "m1", NOW));
       expect(got).toMatchObject({ id: "m1", user_id: "alice", version: 1, created_at: NOW, updated_at: NOW });
       expect(typeof got!.rowid).toBe("number");
-      expect(await e.tx((r) => r.memories.get("bob", "m1", NOW))).toBeNull();
-      expect(await e.tx((r) => r.memories.get("alice", "m4", NOW))).toBeNull();
+      expect(await e.tx((r) => r.memories.get(owner("bob"), "m1", NOW))).toBeNull();
+      expect(await e.tx((r) => r.memories.get(owner("alice"), "m4", NOW))).toBeNull();
     });
 
     test("page lists newest first, by agent, and continues after a cursor; count gives the next expiry", async () => {
-      const page = await e.tx((r) => r.memories.page({ userId: "alice", now: NOW, limit: 2 }));
+      const page = await e.tx((r) => r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 2 }));
       expect(page.map((m) => m.id)).toEqual(["m6", "m3"]);
       const last = page.at(-1)!;
       const next = await e.tx((r) =>
-        r.memories.page({ userId: "alice", now: NOW, limit: 5, after: [last.created_at, last.rowid] }),
+        r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 5, after: [last.created_at, last.rowid] }),
       );
       expect(next.map((m) => m.id)).toEqual(["m2", "m1"]);
-      const a2 = await e.tx((r) => r.memories.page({ userId: "alice", agentId: "a2", now: NOW, limit: 5 }));
+      const a2 = await e.tx((r) =>
+        r.memories.page({ org: "default", userId: "alice", agentId: "a2", now: NOW, limit: 5 }),
+      );
       expect(a2.map((m) => m.id)).toEqual(["m3"]);
-      expect(await e.tx((r) => r.memories.count("alice", NOW))).toEqual({ n: 4, nextExpiry: null });
-      expect(await e.tx((r) => r.memories.count("alice", NOW - 10))).toEqual({ n: 5, nextExpiry: NOW - 1 });
+      expect(await e.tx((r) => r.memories.count(owner("alice"), NOW))).toEqual({ n: 4, nextExpiry: null });
+      expect(await e.tx((r) => r.memories.count(owner("alice"), NOW - 10))).toEqual({ n: 5, nextExpiry: NOW - 1 });
     });
 
     test("keyword search ranks the user's matching memories, never another user's or an expired one", async () => {
@@ -73,6 +81,37 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(await e.tx((r) => r.search.keyword(filter({ agentId: "a2" }), "cat", 10))).toHaveLength(1);
       expect(await e.tx((r) => r.search.keyword(filter(), "tuna cat", 1))).toHaveLength(1);
       expect(await e.tx((r) => r.search.keyword(filter(), '"; DROP TABLE memories; -- (* NEAR', 10))).toEqual([]);
+    });
+
+    test("a user id means its user only inside the organization: another org's alice reads none of these rows", async () => {
+      const acme = { org: "acme", userId: "alice" };
+      const theirs = await e.tx(async (r) => [
+        await r.memories.insert(memory("x1", "Alice of acme adopted a cat named Miso", { org_id: "acme" })),
+        await r.memories.insert(memory("x2", "Who feeds the acme cat?", { org_id: "acme", created_at: NOW + 1 })),
+      ]);
+      try {
+        const inAcme = { ...filter(), org: "acme" };
+        expect(await e.tx((r) => r.memories.get(acme, "m1", NOW))).toBeNull();
+        expect(await e.tx((r) => r.memories.get(owner("alice"), "x1", NOW))).toBeNull();
+        expect((await e.tx((r) => r.memories.get(acme, "x1", NOW)))?.org_id).toBe("acme");
+        const listed = await e.tx((r) => r.memories.page({ ...acme, now: NOW, limit: 10 }));
+        expect(listed.map((m) => m.id)).toEqual(["x2", "x1"]);
+        expect(await e.tx((r) => r.memories.count(acme, NOW))).toEqual({ n: 2, nextExpiry: null });
+        const hits = await e.tx((r) => r.search.keyword(inAcme, "cat", 10));
+        expect(new Set(hits.map((h) => h.rowid))).toEqual(new Set(theirs));
+        const ours = await e.tx((r) => r.search.keyword(filter(), "acme", 10));
+        expect(ours).toEqual([]);
+        const all = [...rowids.values(), ...theirs];
+        expect((await e.tx((r) => r.search.rows(inAcme, all))).map((h) => h.id).sort()).toEqual(["x1", "x2"]);
+        expect(await e.tx((r) => r.search.visible(inAcme, all, 10))).toEqual(theirs);
+        expect((await e.tx((r) => r.search.termDocs(acme, ["miso"]))).docs).toBe(2);
+        expect(await e.tx((r) => r.memories.recentTexts(acme, 5))).toEqual([
+          "Who feeds the acme cat?",
+          "Alice of acme adopted a cat named Miso",
+        ]);
+      } finally {
+        await e.tx((r) => r.memories.deleteByRowids(theirs));
+      }
     });
 
     test("a query of stopwords alone still finds the memory that says them", async () => {
@@ -142,7 +181,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
     });
 
     test("an update keeps the previous text as a version; the newest version comes first", async () => {
-      const row = (await e.tx((r) => r.memories.get("alice", "m2", NOW)))!;
+      const row = (await e.tx((r) => r.memories.get(owner("alice"), "m2", NOW)))!;
       await e.tx((r) =>
         r.memories.update(
           row,
@@ -157,9 +196,9 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
           NOW + 10,
         ),
       );
-      const after = await e.tx((r) => r.memories.get("alice", "m2", NOW));
+      const after = await e.tx((r) => r.memories.get(owner("alice"), "m2", NOW));
       expect(after).toMatchObject({ memory: "The report is due Monday", version: 2, updated_at: NOW + 10 });
-      expect(await e.tx((r) => r.memories.versions("alice", "m2"))).toEqual([
+      expect(await e.tx((r) => r.memories.versions(owner("alice"), "m2"))).toEqual([
         { version: 1, memory: "The quarterly report is due on Friday", metadata: "{}", created_at: NOW + 1 },
       ]);
       expect(await e.tx((r) => r.search.keyword(filter(), "monday", 5))).toHaveLength(1);
@@ -269,9 +308,9 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
     });
 
     test("get and countForUser narrow to one agent when given (a key bound to an agent)", async () => {
-      expect((await e.tx((r) => r.memories.get("alice", "m3", NOW, "a2")))?.id).toBe("m3");
-      expect(await e.tx((r) => r.memories.get("alice", "m3", NOW, "a1"))).toBeNull();
-      expect(await e.tx((r) => r.memories.countForUser("alice", "a2"))).toBe(1);
+      expect((await e.tx((r) => r.memories.get(owner("alice"), "m3", NOW, "a2")))?.id).toBe("m3");
+      expect(await e.tx((r) => r.memories.get(owner("alice"), "m3", NOW, "a1"))).toBeNull();
+      expect(await e.tx((r) => r.memories.countForUser(owner("alice"), "a2"))).toBe(1);
     });
 
     test("identity keys: the digest round-trips, lists stay in their organization, revocation is once", async () => {
@@ -368,11 +407,11 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
     });
 
     test("deleting memories takes their vectors, versions and mentions with them", async () => {
-      const gone = await e.tx((r) => r.memories.deleteForUser("alice", "a1", Infinity, NOW));
+      const gone = await e.tx((r) => r.memories.deleteForUser(owner("alice"), "a1", Infinity, NOW));
       expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);
       await e.tx((r) => r.vectors.erase(gone.map((g) => g.rowid)));
-      expect(await e.tx((r) => r.memories.versions("alice", "m2"))).toEqual([]);
-      expect(await e.tx((r) => r.memories.countForUser("alice"))).toBe(1);
+      expect(await e.tx((r) => r.memories.versions(owner("alice"), "m2"))).toEqual([]);
+      expect(await e.tx((r) => r.memories.countForUser(owner("alice")))).toBe(1);
     });
 
     test("the audit and deletion logs take a pseudonym for a user; pruning drops one organization's older entries", async () => {
@@ -416,7 +455,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
 }
 
 async function idsOf(e: RepoEngine, rowids: number[]): Promise<string[]> {
-  const rows = await e.tx((r) => r.search.rows({ userId: "alice", sessionId: "", now: 0 }, rowids));
+  const rows = await e.tx((r) => r.search.rows({ org: "default", userId: "alice", sessionId: "", now: 0 }, rowids));
   const byRowid = new Map(rows.map((r) => [r.rowid, r.id]));
   return rowids.map((r) => byRowid.get(r) ?? `?${r}`);
 }

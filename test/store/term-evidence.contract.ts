@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { NewMemory } from "~/store/store";
 import type { RepoEngine } from "./repos.contract";
-import { newMemory, NOW } from "../support/memory-rows";
+import { newMemory, NOW, owner } from "../support/memory-rows";
 
 const memory = (user: string, text: string, i: number, o: Partial<NewMemory> = {}): NewMemory =>
   newMemory(`te${i}`, text, { user_id: user, created_at: NOW + i, ...o });
@@ -33,26 +33,26 @@ export function termEvidenceContract(name: string, open: () => Promise<RepoEngin
     afterAll(() => e?.close());
 
     test("finds each word's memories of that user only, stemmed as the index stems, visible or not", async () => {
-      expect(await e.tx((r) => r.search.termDocs("u", ["walking", "river", "absent", 'bad"word']))).toEqual({
+      expect(await e.tx((r) => r.search.termDocs(owner("u"), ["walking", "river", "absent", 'bad"word']))).toEqual({
         docs: 5,
         rowids: [[row[0]!], [row[0]!, row[1]!, row[6]!], [], []],
       });
-      expect(await e.tx((r) => r.search.termDocs("nobody", ["walk"]))).toEqual({ docs: 0, rowids: [[]] });
+      expect(await e.tx((r) => r.search.termDocs(owner("nobody"), ["walk"]))).toEqual({ docs: 0, rowids: [[]] });
     });
 
     test("lists the user's vocabulary by first letters, as index terms, and each term's memories", async () => {
-      const pen = await e.tx((r) => r.search.vocabulary("u", "pen", 100));
+      const pen = await e.tx((r) => r.search.vocabulary(owner("u"), "pen", 100));
       expect(pen).toContain("penicillin");
       expect(pen.some((t) => t.startsWith("pencil"))).toBe(true);
       expect(pen.some((t) => t.startsWith("pengu"))).toBe(false); // another user's word
-      expect(await e.tx((r) => r.search.vocabulary("u", "pen", 1))).toHaveLength(1);
-      expect(await e.tx((r) => r.search.vocabulary("u", "x-y", 10))).toEqual([]);
-      expect(await e.tx((r) => r.search.indexTermDocs("u", ["penicillin", "nothing"]))).toEqual([[row[3]!], []]);
-      expect(await e.tx((r) => r.search.indexTermDocs("v", ["penicillin"]))).toEqual([[]]);
+      expect(await e.tx((r) => r.search.vocabulary(owner("u"), "pen", 1))).toHaveLength(1);
+      expect(await e.tx((r) => r.search.vocabulary(owner("u"), "x-y", 10))).toEqual([]);
+      expect(await e.tx((r) => r.search.indexTermDocs(owner("u"), ["penicillin", "nothing"]))).toEqual([[row[3]!], []]);
+      expect(await e.tx((r) => r.search.indexTermDocs(owner("v"), ["penicillin"]))).toEqual([[]]);
     });
 
     test("lets through the first n visible candidates, in the order given", async () => {
-      const filter = { userId: "u", sessionId: "", now: NOW };
+      const filter = { org: "default", userId: "u", sessionId: "", now: NOW };
       const order = [6, 5, 4, 3, 2, 1, 0].map((i) => row[i]!);
       const shown = [4, 3, 1, 0].map((i) => row[i]!);
       expect(await e.tx((r) => r.search.visible(filter, order, 2))).toEqual(shown.slice(0, 2));

@@ -4,8 +4,12 @@ import type { NewMemory } from "~/store/store";
 
 export const NOW = 1_800_000_000_000;
 
+/** Whose rows, as repositories take it: a user of the tests' organization (HOME_ORG). */
+export const owner = (userId: string) => ({ org: "default", userId });
+
 export const newMemory = (id: string, text: string, o: Partial<NewMemory> = {}): NewMemory => ({
   id,
+  org_id: "default",
   user_id: "alice",
   agent_id: "a1",
   session_id: "",

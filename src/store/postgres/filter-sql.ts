@@ -1,4 +1,4 @@
-// The visibility rules of SPEC §2.3 as one SQL fragment over `memories m` in PostgreSQL: user, agent,
+// The visibility rules of SPEC §2.3 as one SQL fragment over `memories m` in PostgreSQL: organization and user, agent,
 // session, expiry and metadata (jsonb) filters — fixed SQL text, values only as parameters ($n, counted
 // on from the caller's). The same clauses as the SQLite store's (store/metadata-filter.ts).
 // JSON parameters are sent as text and cast: Bun JSON-encodes a string bound to a jsonb parameter.
@@ -9,6 +9,7 @@ import type { MemoryFilter } from "../repos/search-repo";
 export function filterSql(f: MemoryFilter, params: unknown[]): string {
   const p = (v: unknown) => `$${params.push(v)}`;
   const clauses = [
+    `m.org_id = ${p(f.org)}`,
     `m.user_id = ${p(f.userId)}`,
     `m.session_id = ${p(f.sessionId)}`,
     `(m.expires_at IS NULL OR m.expires_at > ${p(f.now)})`,

@@ -1,5 +1,5 @@
 // The memories table family in PostgreSQL (memories, memory_versions; the tsvector column keeps
-// keyword search in step by itself); every statement a client asks for is scoped by user_id. Inside
+// keyword search in step by itself); every statement a client asks for is scoped by organization and user_id. Inside
 // a write transaction a row read for an update is locked (FOR UPDATE): nodes may update it at once.
 import type { Pg } from "./connection";
 import { lockUserFacts } from "./fact-repo";
@@ -9,12 +9,13 @@ import {
   type MemoryRepo,
   type MemoryRow,
   type NewMemory,
+  type Owner,
   type Predecessor,
   type VersionRow,
 } from "../repos/memory-repo";
 
 export const MEMORY_COLUMNS =
-  "rowid, id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, " +
+  "rowid, id, org_id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at, " +
   "conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, superseded_by, has_facts";
 const VISIBLE = (p: string) => `(expires_at IS NULL OR expires_at > ${p})`;
 const CURRENT = " AND superseded_by IS NULL";
@@ -32,23 +33,25 @@ export class PgMemoryRepo implements MemoryRepo {
   async insert(m: NewMemory): Promise<number> {
     const r = await this.pg.one<{ rowid: number }>(
       `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
-         conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14, $15, $16) RETURNING rowid`,
+         conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts, org_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $13, $14, $15, $16, $17) RETURNING rowid`,
       insertValues(m),
     );
     return r!.rowid;
   }
 
-  get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
-    const params: unknown[] = [userId, id, now];
+  get(o: Owner, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
+    const params: unknown[] = [o.userId, id, now, o.org];
     const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
     return this.pg.one<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND id = $2 AND ${VISIBLE("$3")}${agent}${this.lock}`,
+      `SELECT ${MEMORY_COLUMNS} FROM memories
+       WHERE id = $2 AND org_id = $4 AND user_id = $1 AND ${VISIBLE("$3")}${agent}${this.lock}`,
       params,
     );
   }
 
   page(q: {
+    org: string;
     userId: string;
     agentId?: string;
     now: number;
@@ -56,7 +59,7 @@ export class PgMemoryRepo implements MemoryRepo {
     after?: [number, number];
     includeSuperseded?: boolean;
   }): Promise<ListedRow[]> {
-    const params: unknown[] = [q.userId, q.now, q.limit];
+    const params: unknown[] = [q.userId, q.now, q.limit, q.org];
     const agent =
       (q.agentId !== undefined ? ` AND agent_id = $${params.push(q.agentId)}` : "") +
       (q.includeSuperseded ? "" : CURRENT);
@@ -67,22 +70,23 @@ export class PgMemoryRepo implements MemoryRepo {
     }
     return this.pg.all<ListedRow>(
       `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by, has_facts FROM memories
-       WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT $3`,
+       WHERE org_id = $4 AND user_id = $1 AND ${VISIBLE("$2")}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT $3`,
       params,
     );
   }
 
   async count(
-    userId: string,
+    o: Owner,
     now: number,
     agentId?: string,
     includeSuperseded = false,
   ): Promise<{ n: number; nextExpiry: number | null }> {
-    const params: unknown[] = [userId, now];
+    const params: unknown[] = [o.userId, now, o.org];
     const agent =
       (agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "") + (includeSuperseded ? "" : CURRENT);
     return (await this.pg.one<{ n: number; nextExpiry: number | null }>(
-      `SELECT count(*) AS n, min(expires_at) AS "nextExpiry" FROM memories WHERE user_id = $1 AND ${VISIBLE("$2")}${agent}`,
+      `SELECT count(*) AS n, min(expires_at) AS "nextExpiry" FROM memories
+       WHERE org_id = $3 AND user_id = $1 AND ${VISIBLE("$2")}${agent}`,
       params,
     ))!;
   }
@@ -101,11 +105,11 @@ export class PgMemoryRepo implements MemoryRepo {
   ): Promise<void> {
     // The previous version keeps what it earned when it was written.
     await this.pg.run(
-      `INSERT INTO memory_versions (memory_id, version, user_id, memory, metadata, created_at, retain_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO memory_versions (memory_id, version, user_id, memory, metadata, created_at, retain_until, org_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (memory_id, version) DO UPDATE SET memory = excluded.memory, metadata = excluded.metadata,
          created_at = excluded.created_at, retain_until = excluded.retain_until`,
-      [row.id, row.version, row.user_id, row.memory, row.metadata, row.updated_at, row.retain_until],
+      [row.id, row.version, row.user_id, row.memory, row.metadata, row.updated_at, row.retain_until, row.org_id],
     );
     await this.pg.run(
       `UPDATE memories SET memory = $1, metadata = $2, importance = $3, source_type = $4, expires_at = $5,
@@ -125,41 +129,39 @@ export class PgMemoryRepo implements MemoryRepo {
     );
   }
 
-  versions(userId: string, id: string): Promise<VersionRow[]> {
+  versions(o: Owner, id: string): Promise<VersionRow[]> {
     return this.pg.all<VersionRow>(
       `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
-       WHERE m.user_id = $1 AND m.id = $2 ORDER BY v.version DESC`,
-      [userId, id],
+       WHERE m.id = $2 AND m.org_id = $3 AND m.user_id = $1 ORDER BY v.version DESC`,
+      [o.userId, id, o.org],
     );
   }
 
-  async spacesOfUser(userId: string): Promise<string[]> {
-    const rows = await this.pg.all<{ a: string }>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = $1", [
-      userId,
-    ]);
+  async spacesOfUser(o: Owner): Promise<string[]> {
+    const rows = await this.pg.all<{ a: string }>(
+      "SELECT DISTINCT agent_id AS a FROM memories WHERE org_id = $1 AND user_id = $2",
+      [o.org, o.userId],
+    );
     return rows.map((r) => r.a);
   }
 
-  deleteForUser(
-    userId: string,
-    agentId: string,
-    before: number,
-    now: number,
-  ): Promise<{ rowid: number; id: string }[]> {
+  deleteForUser(o: Owner, agentId: string, before: number, now: number): Promise<{ rowid: number; id: string }[]> {
     // "Before" may be Infinity (everything): no bigint is.
     const until = Number.isFinite(before) ? before : null;
     return this.pg.all(
-      `DELETE FROM memories WHERE user_id = $1 AND agent_id = $2 AND ($3::bigint IS NULL OR updated_at < $3)
+      `DELETE FROM memories WHERE org_id = $5 AND user_id = $1 AND agent_id = $2 AND ($3::bigint IS NULL OR updated_at < $3)
          AND ${RETENTION_OVER("$4")} RETURNING rowid, id`,
-      [userId, agentId, until, now],
+      [o.userId, agentId, until, now, o.org],
     );
   }
 
-  async countForUser(userId: string, agentId?: string): Promise<number> {
-    const params: unknown[] = [userId];
+  async countForUser(o: Owner, agentId?: string): Promise<number> {
+    const params: unknown[] = [o.org, o.userId];
     const agent = agentId !== undefined ? ` AND agent_id = $${params.push(agentId)}` : "";
-    return (await this.pg.one<{ n: number }>(`SELECT count(*) AS n FROM memories WHERE user_id = $1${agent}`, params))!
-      .n;
+    return (await this.pg.one<{ n: number }>(
+      `SELECT count(*) AS n FROM memories WHERE org_id = $1 AND user_id = $2${agent}`,
+      params,
+    ))!.n;
   }
 
   async deleteByRowids(rowids: number[]): Promise<void> {
@@ -176,34 +178,34 @@ export class PgMemoryRepo implements MemoryRepo {
   }
 
   /** The tsvector lives in the memory's row and went with it: no index of its own keeps the user. */
-  async forgetUser(_userId: string): Promise<boolean> {
+  async forgetUser(_owner: Owner): Promise<boolean> {
     return false;
   }
 
-  async recentTexts(userId: string, n: number): Promise<string[]> {
+  async recentTexts(o: Owner, n: number): Promise<string[]> {
     const rows = await this.pg.all<{ memory: string }>(
-      "SELECT memory FROM memories WHERE user_id = $1 ORDER BY created_at DESC, rowid DESC LIMIT $2",
-      [userId, n],
+      "SELECT memory FROM memories WHERE org_id = $3 AND user_id = $1 ORDER BY created_at DESC, rowid DESC LIMIT $2",
+      [o.userId, n, o.org],
     );
     return rows.map((r) => r.memory);
   }
 
   /** Takes the user's fact lock first: two concurrent identical adds of one user find each other. */
-  async sameText(q: { userId: string; agentId: string; sessionId: string; key: number; now: number }) {
+  async sameText(q: { org: string; userId: string; agentId: string; sessionId: string; key: number; now: number }) {
     await lockUserFacts(this.pg, q.userId);
     return this.pg.all<{ rowid: number; id: string; memory: string }>(
-      `SELECT rowid, id, memory FROM memories WHERE user_id = $1 AND text_key = $2 AND agent_id = $3 AND session_id = $4
-         AND superseded_by IS NULL AND ${VISIBLE("$5")}`,
-      [q.userId, q.key, q.agentId, q.sessionId, q.now],
+      `SELECT rowid, id, memory FROM memories WHERE org_id = $6 AND user_id = $1 AND text_key = $2 AND agent_id = $3
+         AND session_id = $4 AND superseded_by IS NULL AND ${VISIBLE("$5")}`,
+      [q.userId, q.key, q.agentId, q.sessionId, q.now, q.org],
     );
   }
 
-  async supersede(userId: string, ids: readonly string[], by: string): Promise<string[]> {
+  async supersede(o: Owner, ids: readonly string[], by: string): Promise<string[]> {
     if (!ids.length) return [];
     const rows = await this.pg.all<{ id: string }>(
-      `UPDATE memories SET superseded_by = $1 WHERE user_id = $2 AND superseded_by IS NULL AND id = ANY($3::text[])
-       RETURNING id`,
-      [by, userId, ids],
+      `UPDATE memories SET superseded_by = $1 WHERE org_id = $4 AND user_id = $2 AND superseded_by IS NULL
+         AND id = ANY($3::text[]) RETURNING id`,
+      [by, o.userId, ids, o.org],
     );
     return rows.map((r) => r.id);
   }
@@ -216,44 +218,46 @@ export class PgMemoryRepo implements MemoryRepo {
     await this.pg.run("UPDATE memories SET text_key = $1 WHERE rowid = $2", [key, rowid]);
   }
 
-  async supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+  async supersedes(o: Owner, ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
     const rows = await this.pg.all<{ by: string; id: string }>(
-      `SELECT superseded_by AS by, id FROM memories WHERE superseded_by = ANY($1::text[]) AND user_id = $2
+      `SELECT superseded_by AS by, id FROM memories WHERE superseded_by = ANY($1::text[]) AND org_id = $3 AND user_id = $2
        ORDER BY created_at DESC, rowid DESC`,
-      [ids, userId],
+      [ids, o.userId, o.org],
     );
     for (const r of rows) out.set(r.by, [...(out.get(r.by) ?? []), r.id]);
     return out;
   }
 
   /** A chain is short (one link per change of a fact); the depth bound only guards against a cycle. */
-  async predecessors(userId: string, id: string): Promise<Predecessor[]> {
+  async predecessors(o: Owner, id: string): Promise<Predecessor[]> {
     const rows = await this.pg.all<MemoryRow>(
       `WITH RECURSIVE chain(id, depth) AS (
-         SELECT id, 1 FROM memories WHERE superseded_by = $1 AND user_id = $2
-         UNION SELECT m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id AND m.user_id = $2
-           WHERE c.depth < 1000
+         SELECT id, 1 FROM memories WHERE superseded_by = $1 AND org_id = $3 AND user_id = $2
+         UNION SELECT m.id, c.depth + 1 FROM chain c
+           JOIN memories m ON m.superseded_by = c.id AND m.org_id = $3 AND m.user_id = $2 WHERE c.depth < 1000
        )
-       SELECT ${MEMORY_COLUMNS.replace(/(\w+)/g, "m.$1")} FROM chain c JOIN memories m ON m.id = c.id WHERE m.user_id = $2
-       ORDER BY m.created_at DESC, m.rowid DESC`,
-      [id, userId],
+       SELECT ${MEMORY_COLUMNS.replace(/(\w+)/g, "m.$1")} FROM chain c JOIN memories m ON m.id = c.id
+       WHERE m.org_id = $3 AND m.user_id = $2 ORDER BY m.created_at DESC, m.rowid DESC`,
+      [id, o.userId, o.org],
     );
-    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(userId, r.id) })));
+    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(o, r.id) })));
   }
 
   async total(): Promise<number> {
     return (await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories"))!.n;
   }
 
-  // A skip scan of memories_by_user (one index probe per user), as in SQLite: count(DISTINCT) reads every row.
+  // A skip scan of memories_by_user (one index probe per user of an organization): count(DISTINCT) reads every row.
   async users(): Promise<number> {
     return (await this.pg.one<{ n: number }>(
-      `WITH RECURSIVE u(id) AS (
-         SELECT min(user_id) FROM memories
-         UNION ALL SELECT (SELECT min(user_id) FROM memories WHERE user_id > u.id) FROM u WHERE u.id IS NOT NULL
-       ) SELECT count(id) AS n FROM u`,
+      `WITH RECURSIVE u(o, id) AS (
+         (SELECT org_id, user_id FROM memories ORDER BY org_id, user_id LIMIT 1)
+         UNION ALL SELECT n.org_id, n.user_id FROM u CROSS JOIN LATERAL (
+           SELECT org_id, user_id FROM memories WHERE (org_id, user_id) > (u.o, u.id) ORDER BY org_id, user_id LIMIT 1
+         ) n
+       ) SELECT count(*)::int AS n FROM u`,
     ))!.n;
   }
 

@@ -6,6 +6,7 @@
 // configuration (Snowball stemming), and matches are ranked by ts_rank_cd with normalisation 1|32
 // (cover density divided by 1 + log(length), scaled into 0..1). PostgreSQL has no BM25: no document
 // frequency weighs a term, so a rare word counts as much as a common one.
+import type { Owner } from "../repos/memory-repo";
 import type { Pg } from "./connection";
 import { filterSql } from "./filter-sql";
 import { isStopword, MAX_TERMS, words } from "../keyword-words";
@@ -37,10 +38,10 @@ const REPLY_SQL = (where: string) => `
   WITH pair AS (
     SELECT a.rowid AS question, a.memory AS text, (
       SELECT n.rowid FROM memories n
-      WHERE n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + $1
+      WHERE n.org_id = a.org_id AND n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + $1
         AND (n.created_at > a.created_at OR n.rowid > a.rowid) AND n.agent_id = a.agent_id AND n.session_id = a.session_id
       ORDER BY n.created_at, n.rowid LIMIT 1) AS reply
-    FROM memories a WHERE a.rowid = ANY($2::bigint[]) AND a.user_id = $3 AND strpos(a.memory, '?') > 0)
+    FROM memories a WHERE a.rowid = ANY($2::bigint[]) AND a.org_id = $3 AND a.user_id = $4 AND strpos(a.memory, '?') > 0)
   SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
   WHERE ${where}`;
 
@@ -70,17 +71,20 @@ export class PgSearchRepo implements SearchRepo {
    * memories; a word the configuration drops as a stopword matches nothing). The count is the user's
    * memories, visible or not, as in the SQLite store (an index-only count over memories_by_user).
    */
-  async termDocs(userId: string, words: readonly string[]): Promise<TermDocs> {
-    const count = await this.pg.one<{ n: number }>("SELECT count(*) AS n FROM memories WHERE user_id = $1", [userId]);
+  async termDocs(o: Owner, words: readonly string[]): Promise<TermDocs> {
+    const count = await this.pg.one<{ n: number }>(
+      "SELECT count(*) AS n FROM memories WHERE org_id = $1 AND user_id = $2",
+      [o.org, o.userId],
+    );
     const rowids: number[][] = [];
     for (const w of words)
       rowids.push(
         INDEXABLE.test(w)
           ? (
               await this.pg.all<{ rowid: number }>(
-                `SELECT rowid FROM memories WHERE user_id = $1 AND fts @@ plainto_tsquery('english', $2)
+                `SELECT rowid FROM memories WHERE org_id = $4 AND user_id = $1 AND fts @@ plainto_tsquery('english', $2)
                  ORDER BY rowid LIMIT $3`,
-                [userId, w, MAX_POSTINGS],
+                [o.userId, w, MAX_POSTINGS, o.org],
               )
             ).map((r) => r.rowid)
           : [],
@@ -89,22 +93,22 @@ export class PgSearchRepo implements SearchRepo {
   }
 
   /** The lexemes of the user's tsvectors (no vocabulary table: this runs only for a word the user never wrote). */
-  async vocabulary(userId: string, prefix: string, limit: number): Promise<string[]> {
+  async vocabulary(o: Owner, prefix: string, limit: number): Promise<string[]> {
     if (!INDEXABLE.test(prefix)) return [];
     const rows = await this.pg.all<{ term: string }>(
       `SELECT DISTINCT t.lexeme AS term FROM memories m, unnest(m.fts) t
-       WHERE m.user_id = $1 AND starts_with(t.lexeme, $2) ORDER BY 1 LIMIT $3`,
-      [userId, prefix, limit],
+       WHERE m.org_id = $4 AND m.user_id = $1 AND starts_with(t.lexeme, $2) ORDER BY 1 LIMIT $3`,
+      [o.userId, prefix, limit, o.org],
     );
     return rows.map((r) => r.term);
   }
 
-  async indexTermDocs(userId: string, terms: readonly string[]): Promise<number[][]> {
+  async indexTermDocs(o: Owner, terms: readonly string[]): Promise<number[][]> {
     if (!terms.length) return [];
     const rows = await this.pg.all<{ term: string; rowid: number }>(
       `SELECT DISTINCT t.lexeme AS term, m.rowid AS rowid FROM memories m, unnest(m.fts) t
-       WHERE m.user_id = $1 AND t.lexeme = ANY($2::text[]) ORDER BY 2`,
-      [userId, terms],
+       WHERE m.org_id = $3 AND m.user_id = $1 AND t.lexeme = ANY($2::text[]) ORDER BY 2`,
+      [o.userId, terms, o.org],
     );
     return terms.map((term) => rows.filter((r) => r.term === term).map((r) => r.rowid));
   }
@@ -140,8 +144,8 @@ export class PgSearchRepo implements SearchRepo {
   async successors(filter: MemoryFilter, rowids: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (!rowids.length) return out;
-    if (!(await this.pg.one(HAS_SUPERSEDED, [filter.userId]))) return out;
-    const params: unknown[] = [rowids, filter.userId];
+    if (!(await this.pg.one(HAS_SUPERSEDED, [filter.org, filter.userId]))) return out;
+    const params: unknown[] = [rowids, filter.userId, filter.org];
     const where = filterSql({ ...filter, includeSuperseded: false }, params);
     for (const r of await this.pg.all<{ start: number; rowid: number }>(SUCCESSORS_SQL(where), params))
       out.set(r.start, r.rowid);
@@ -154,21 +158,22 @@ export class PgSearchRepo implements SearchRepo {
     windowMs: number,
   ): Promise<{ question: number; text: string; reply: number }[]> {
     if (!anchors.length) return Promise.resolve([]);
-    const params: unknown[] = [windowMs, anchors, filter.userId];
+    const params: unknown[] = [windowMs, anchors, filter.org, filter.userId];
     const where = filterSql(filter, params);
     return this.pg.all(REPLY_SQL(where), params);
   }
 }
 
-const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE user_id = $1 AND superseded_by IS NOT NULL LIMIT 1";
+const HAS_SUPERSEDED =
+  "SELECT 1 FROM memories WHERE org_id = $1 AND user_id = $2 AND superseded_by IS NOT NULL LIMIT 1";
 
 /** From each superseded candidate along superseded_by to the memory that is current (depth-bounded against a cycle); 0 when that one is not visible. */
 const SUCCESSORS_SQL = (where: string) =>
   `WITH RECURSIVE chain(start, id, next, depth) AS (
      SELECT m.rowid, m.id, m.superseded_by, 0 FROM memories m
-       WHERE m.rowid = ANY($1::bigint[]) AND m.user_id = $2 AND m.superseded_by IS NOT NULL
+       WHERE m.rowid = ANY($1::bigint[]) AND m.org_id = $3 AND m.user_id = $2 AND m.superseded_by IS NOT NULL
      UNION ALL
-     SELECT c.start, s.id, s.superseded_by, c.depth + 1 FROM chain c JOIN memories s ON s.id = c.next AND s.user_id = $2
+     SELECT c.start, s.id, s.superseded_by, c.depth + 1 FROM chain c JOIN memories s ON s.id = c.next AND s.org_id = $3 AND s.user_id = $2
        WHERE c.depth < 100
    )
    SELECT s.start AS start, coalesce((SELECT m.rowid FROM chain c JOIN memories m ON m.id = c.id

@@ -3,6 +3,8 @@
 
 /** Facts are compared within one user's memory space and session, like duplicates. */
 export interface FactScope {
+  /** The user's organization (SPEC §8). */
+  org: string;
   userId: string;
   agentId: string;
   sessionId: string;

@@ -1,9 +1,21 @@
 // The memories table family (memories and their previous versions): rows and what services may ask
 // of it. Every read a client asks for is scoped by user_id; callers own transactions.
 
+/**
+ * Whose rows a statement reads or writes: a user inside an organization (SPEC §8: org A's "alice" is not
+ * org B's). A service's UserScope is one.
+ */
+export interface Owner {
+  org: string;
+  userId: string;
+}
+
+export const ownerOf = (row: { org_id: string; user_id: string }): Owner => ({ org: row.org_id, userId: row.user_id });
+
 export interface MemoryRow {
   rowid: number;
   id: string;
+  org_id: string;
   user_id: string;
   agent_id: string;
   session_id: string;
@@ -46,7 +58,7 @@ export type NewMemory = Omit<
 /**
  * A new memory's values for every engine's INSERT, in its column order: id, user_id, agent_id, session_id,
  * memory, metadata, importance, source_type, expires_at, conversation_ref, immutable_ref, created_at,
- * updated_at, retain_until, text_key, has_facts (version is always 1), with NewMemory's defaults applied.
+ * updated_at, retain_until, text_key, has_facts, org_id (version is always 1), with NewMemory's defaults applied.
  */
 export const insertValues = (m: NewMemory) => [
   m.id,
@@ -65,6 +77,7 @@ export const insertValues = (m: NewMemory) => [
   m.retain_until,
   m.text_key ?? null,
   m.has_facts ?? 0,
+  m.org_id,
 ];
 
 /** A memory that another one superseded (directly or through others), with its previous versions. */
@@ -84,9 +97,10 @@ export interface MemoryRepo {
   /** Stores the memory and indexes its text for keyword search; returns its rowid (never reused). */
   insert(m: NewMemory): Promise<number>;
   /** A visible (unexpired) memory of the user (of that agent, when given), or null. */
-  get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null>;
+  get(owner: Owner, id: string, now: number, agentId?: string): Promise<MemoryRow | null>;
   /** Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Superseded ones only when asked. */
   page(q: {
+    org: string;
     userId: string;
     agentId?: string;
     now: number;
@@ -96,13 +110,14 @@ export interface MemoryRepo {
   }): Promise<ListedRow[]>;
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
   count(
-    userId: string,
+    owner: Owner,
     now: number,
     agentId?: string,
     includeSuperseded?: boolean,
   ): Promise<{ n: number; nextExpiry: number | null }>;
   /** Current (visible, not superseded) memories of one user, agent and session with this text key. */
   sameText(q: {
+    org: string;
     userId: string;
     agentId: string;
     sessionId: string;
@@ -110,15 +125,15 @@ export interface MemoryRepo {
     now: number;
   }): Promise<{ rowid: number; id: string; memory: string }[]>;
   /** Marks these memories of the user superseded by `by`, unless they already are; answers the ids marked. */
-  supersede(userId: string, ids: readonly string[], by: string): Promise<string[]>;
+  supersede(owner: Owner, ids: readonly string[], by: string): Promise<string[]>;
   /** Marks a memory as stating facts or superseding others. */
   markFacts(rowid: number): Promise<void>;
   /** Sets a memory's text key (after its text changed). */
   setTextKey(rowid: number, key: number): Promise<void>;
   /** For each of these memories, the ids of the memories it superseded (only those that superseded some). */
-  supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>>;
+  supersedes(owner: Owner, ids: readonly string[]): Promise<Map<string, string[]>>;
   /** The memories `id` superseded, directly or through others, with their versions; newest first. */
-  predecessors(userId: string, id: string): Promise<Predecessor[]>;
+  predecessors(owner: Owner, id: string): Promise<Predecessor[]>;
   /** Keeps the current text as a previous version, then writes the new one. */
   /** `next.retain_until` is what this write earns; the memory keeps the later of it and what it had. */
   update(
@@ -134,16 +149,16 @@ export interface MemoryRepo {
     now: number,
   ): Promise<void>;
   /** Previous versions, newest first. */
-  versions(userId: string, id: string): Promise<VersionRow[]>;
+  versions(owner: Owner, id: string): Promise<VersionRow[]>;
   /** The memory spaces (agents) the user has memories in. */
-  spacesOfUser(userId: string): Promise<string[]>;
+  spacesOfUser(owner: Owner): Promise<string[]>;
   /**
    * Deletes the user's memories in one space (expired ones too) last written before `before` whose earned
    * retention is over at `now`; returns them.
    */
-  deleteForUser(userId: string, agentId: string, before: number, now: number): Promise<{ rowid: number; id: string }[]>;
+  deleteForUser(owner: Owner, agentId: string, before: number, now: number): Promise<{ rowid: number; id: string }[]>;
   /** Every memory of the user (of that agent, when given), expired ones included. */
-  countForUser(userId: string, agentId?: string): Promise<number>;
+  countForUser(owner: Owner, agentId?: string): Promise<number>;
   deleteByRowids(rowids: number[]): Promise<void>;
   /** Previous versions (enforcement's version limits). */
   deleteVersions(items: { memoryId: string; version: number }[]): Promise<void>;
@@ -151,9 +166,9 @@ export interface MemoryRepo {
    * After the user's erasure: forgets what the keyword index keeps of them (their owner number, once none
    * of their memories remain). True when their text was ever indexed (see Store.scrub).
    */
-  forgetUser(userId: string): Promise<boolean>;
+  forgetUser(owner: Owner): Promise<boolean>;
   /** The user's latest memory texts, any agent or session. */
-  recentTexts(userId: string, n: number): Promise<string[]>;
+  recentTexts(owner: Owner, n: number): Promise<string[]>;
   /** Every memory of every user. */
   total(): Promise<number>;
   /** Users with at least one memory. */

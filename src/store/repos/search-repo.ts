@@ -2,7 +2,11 @@
 // visibility rules of SPEC §2.3 (user, agent, session, expiry, metadata), which the engine applies in
 // its own query language (never by filtering afterwards).
 
+import type { Owner } from "./memory-repo";
+
 export interface MemoryFilter {
+  /** The user's organization: a user id names a user only inside it (SPEC §8). */
+  org: string;
   userId: string;
   agentId?: string;
   /** "" = session-less memories only (a search without session_id). */
@@ -42,14 +46,14 @@ export interface TermDocs {
 
 export interface SearchRepo {
   /** Looks each (folded) word up in the user's keyword index; the engine applies its own stemming. */
-  termDocs(userId: string, words: readonly string[]): Promise<TermDocs>;
+  termDocs(owner: Owner, words: readonly string[]): Promise<TermDocs>;
   /**
    * The user's index terms (engine form: Porter stems, lower case, no diacritics) that start with
    * `prefix`, at most `limit`: the vocabulary a typo is corrected from.
    */
-  vocabulary(userId: string, prefix: string, limit: number): Promise<string[]>;
+  vocabulary(owner: Owner, prefix: string, limit: number): Promise<string[]>;
   /** Per index term from `vocabulary`, the user's memories that contain it. */
-  indexTermDocs(userId: string, terms: readonly string[]): Promise<number[][]>;
+  indexTermDocs(owner: Owner, terms: readonly string[]): Promise<number[][]>;
   /** The first `n` of `rowids` (in their order) that the filter lets through. */
   visible(filter: MemoryFilter, rowids: readonly number[], n: number): Promise<number[]>;
   /**

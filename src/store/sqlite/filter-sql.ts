@@ -1,4 +1,4 @@
-// The visibility rules of SPEC §2.3 as one SQL fragment over `memories m`: user, agent,
+// The visibility rules of SPEC §2.3 as one SQL fragment over `memories m`: organization and user, agent,
 // session, expiry and metadata filters — fixed SQL text, user values only as parameters.
 import { metadataClauses, type FilterScalar } from "../metadata-filter";
 import type { MemoryFilter } from "../repos/search-repo";
@@ -6,8 +6,8 @@ import type { MemoryFilter } from "../repos/search-repo";
 export type SqlParam = string | number | bigint | null | Uint8Array;
 
 export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] } {
-  const clauses = ["m.user_id = ?", "m.session_id = ?", "(m.expires_at IS NULL OR m.expires_at > ?)"];
-  const params: SqlParam[] = [f.userId, f.sessionId, f.now];
+  const clauses = ["m.org_id = ?", "m.user_id = ?", "m.session_id = ?", "(m.expires_at IS NULL OR m.expires_at > ?)"];
+  const params: SqlParam[] = [f.org, f.userId, f.sessionId, f.now];
   if (!f.includeSuperseded) clauses.push("m.superseded_by IS NULL");
   if (f.agentId !== undefined) {
     clauses.push("m.agent_id = ?");

@@ -1,16 +1,24 @@
 // Keeps the FTS5 index of memories in step with the memories table: owner numbers, and the
-// owner-prefixed text of each memory (see fts-tokens.ts). Deletions are a trigger.
+// owner-prefixed text of each memory (see fts-tokens.ts). Deletions are a trigger. An owner is a user
+// of an organization (SPEC §8): org A's "alice" and org B's have namespaces of their own.
 import type { Db } from "./connection";
 import { ownedText } from "./fts-tokens";
+import { ownerOf, type Owner } from "../repos/memory-repo";
 
-export function ownerId(db: Db, userId: string): number {
-  db.query("INSERT OR IGNORE INTO fts_owners (user_id) VALUES (?)").run(userId);
-  return db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(userId)!.id;
+const OWNER_SQL = "SELECT id FROM fts_owners WHERE org_id = ? AND user_id = ?";
+
+/** The owner's number, or null when none of their text was ever indexed. */
+export const existingOwnerId = (db: Db, o: Owner): number | null =>
+  db.query<{ id: number }, [string, string]>(OWNER_SQL).get(o.org, o.userId)?.id ?? null;
+
+export function ownerId(db: Db, o: Owner): number {
+  db.query("INSERT OR IGNORE INTO fts_owners (org_id, user_id) VALUES (?, ?)").run(o.org, o.userId);
+  return existingOwnerId(db, o)!;
 }
 
-export function indexMemory(db: Db, rowid: number, userId: string, text: string): void {
+export function indexMemory(db: Db, rowid: number, o: Owner, text: string): void {
   db.query("DELETE FROM memories_fts WHERE rowid = ?").run(rowid);
-  db.query("INSERT INTO memories_fts (rowid, memory) VALUES (?, ?)").run(rowid, ownedText(ownerId(db, userId), text));
+  db.query("INSERT INTO memories_fts (rowid, memory) VALUES (?, ?)").run(rowid, ownedText(ownerId(db, o), text));
 }
 
 /**
@@ -18,25 +26,24 @@ export function indexMemory(db: Db, rowid: number, userId: string, text: string)
  * their id). True when their text was ever indexed, so the index still holds deleted entries of theirs
  * until it is rewritten (SqliteStore.scrub).
  */
-export function forgetOwner(db: Db, userId: string): boolean {
-  const owner = db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(userId);
-  if (!owner) return false;
-  db.query("DELETE FROM fts_owners WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memories WHERE user_id = ?)").run(
-    owner.id,
-    userId,
-  );
+export function forgetOwner(db: Db, o: Owner): boolean {
+  const id = existingOwnerId(db, o);
+  if (id === null) return false;
+  db.query(
+    "DELETE FROM fts_owners WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memories WHERE org_id = ? AND user_id = ?)",
+  ).run(id, o.org, o.userId);
   return true;
 }
 
-/** Indexes every memory again (migration 8), in rowid order, in the caller's transaction. */
+/** Indexes every memory again (a copied or repaired store), in rowid order, in the caller's transaction. */
 export function reindexAll(db: Db): void {
-  const page = db.query<{ rowid: number; user_id: string; memory: string }, [number]>(
-    "SELECT rowid, user_id, memory FROM memories WHERE rowid > ? ORDER BY rowid LIMIT 1000",
+  const page = db.query<{ rowid: number; org_id: string; user_id: string; memory: string }, [number]>(
+    "SELECT rowid, org_id, user_id, memory FROM memories WHERE rowid > ? ORDER BY rowid LIMIT 1000",
   );
   for (let after = 0; ; ) {
     const rows = page.all(after);
     if (!rows.length) return;
-    for (const r of rows) indexMemory(db, r.rowid, r.user_id, r.memory);
+    for (const r of rows) indexMemory(db, r.rowid, ownerOf(r), r.memory);
     after = rows.at(-1)!.rowid;
   }
 }

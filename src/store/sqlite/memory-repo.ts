@@ -1,5 +1,5 @@
 // The memories table family in SQLite (memories, memory_versions; the FTS5 index kept in step by
-// fts-repo.ts); every statement a client asks for is scoped by user_id. Callers own transactions.
+// fts-repo.ts); every statement a client asks for is scoped by organization and user_id. Callers own transactions.
 import type { Db } from "./connection";
 import { forgetOwner, indexMemory } from "./fts-repo";
 import { BatchTail } from "./group-commit";
@@ -9,6 +9,8 @@ import {
   type MemoryRepo,
   type MemoryRow,
   type NewMemory,
+  type Owner,
+  ownerOf,
   type Predecessor,
   type VersionRow,
 } from "../repos/memory-repo";
@@ -32,29 +34,31 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const r = this.db
       .query<{ rowid: number }, any[]>(
         `INSERT INTO memories (id, user_id, agent_id, session_id, memory, metadata, importance, source_type, expires_at,
-           conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING rowid`,
+           conversation_ref, immutable_ref, version, created_at, updated_at, retain_until, text_key, has_facts, org_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING rowid`,
       )
       .get(...insertValues(m));
     const rowid = r!.rowid;
     // A row a later job of the batch deleted has no entry to get (none is in the group's jobs today).
     this.tail.later(() => {
       if (this.db.query("SELECT 1 FROM memories WHERE rowid = ?").get(rowid))
-        indexMemory(this.db, rowid, m.user_id, m.memory);
+        indexMemory(this.db, rowid, { org: m.org_id, userId: m.user_id }, m.memory);
     });
     return rowid;
   }
 
-  async get(userId: string, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
+  async get(o: Owner, id: string, now: number, agentId?: string): Promise<MemoryRow | null> {
     if (agentId !== undefined)
       return this.db
         .query<MemoryRow, any[]>(
-          `SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE} AND agent_id = ?`,
+          `SELECT rowid, * FROM memories WHERE id = ? AND org_id = ? AND user_id = ? AND ${VISIBLE} AND agent_id = ?`,
         )
-        .get(userId, id, now, agentId);
+        .get(id, o.org, o.userId, now, agentId);
     return this.db
-      .query<MemoryRow, any[]>(`SELECT rowid, * FROM memories WHERE user_id = ? AND id = ? AND ${VISIBLE}`)
-      .get(userId, id, now);
+      .query<MemoryRow, any[]>(
+        `SELECT rowid, * FROM memories WHERE id = ? AND org_id = ? AND user_id = ? AND ${VISIBLE}`,
+      )
+      .get(id, o.org, o.userId, now);
   }
 
   /**
@@ -62,6 +66,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
    * columns a listing shows: reading all fifteen cost a third more per page.
    */
   async page(q: {
+    org: string;
     userId: string;
     agentId?: string;
     now: number;
@@ -71,29 +76,29 @@ export class SqliteMemoryRepo implements MemoryRepo {
   }): Promise<ListedRow[]> {
     const agent = (q.agentId !== undefined ? " AND agent_id = ?" : "") + (q.includeSuperseded ? "" : CURRENT);
     const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
-    const params: any[] = [q.userId, q.now];
+    const params: any[] = [q.org, q.userId, q.now];
     if (q.agentId !== undefined) params.push(q.agentId);
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
       .query<ListedRow, any[]>(
         `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by, has_facts FROM memories
-         WHERE user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+         WHERE org_id = ? AND user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...params, q.limit);
   }
 
   /** Visible memories, and the earliest expiry among them (when the count next changes without a write). */
   async count(
-    userId: string,
+    o: Owner,
     now: number,
     agentId?: string,
     includeSuperseded = false,
   ): Promise<{ n: number; nextExpiry: number | null }> {
     const agent = (agentId !== undefined ? " AND agent_id = ?" : "") + (includeSuperseded ? "" : CURRENT);
-    const params: any[] = agentId !== undefined ? [userId, now, agentId] : [userId, now];
+    const params: any[] = agentId !== undefined ? [o.org, o.userId, now, agentId] : [o.org, o.userId, now];
     return this.db
       .query<{ n: number; nextExpiry: number | null }, any[]>(
-        `SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE user_id = ? AND ${VISIBLE}${agent}`,
+        `SELECT count(*) AS n, min(expires_at) AS nextExpiry FROM memories WHERE org_id = ? AND user_id = ? AND ${VISIBLE}${agent}`,
       )
       .get(...params)!;
   }
@@ -133,47 +138,52 @@ export class SqliteMemoryRepo implements MemoryRepo {
         row.rowid,
         row.user_id,
       );
-    if (next.memory !== row.memory) indexMemory(this.db, row.rowid, row.user_id, next.memory);
+    if (next.memory !== row.memory) indexMemory(this.db, row.rowid, ownerOf(row), next.memory);
   }
 
-  async versions(userId: string, id: string): Promise<VersionRow[]> {
+  async versions(o: Owner, id: string): Promise<VersionRow[]> {
     return this.db
       .query<VersionRow, any[]>(
         `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
-         WHERE m.user_id = ? AND m.id = ? ORDER BY v.version DESC`,
+         WHERE m.id = ? AND m.org_id = ? AND m.user_id = ? ORDER BY v.version DESC`,
       )
-      .all(userId, id);
+      .all(id, o.org, o.userId);
   }
 
   /** The memory spaces (agents) the user has memories in. */
-  async spacesOfUser(userId: string): Promise<string[]> {
+  async spacesOfUser(o: Owner): Promise<string[]> {
     return this.db
-      .query<{ a: string }, [string]>("SELECT DISTINCT agent_id AS a FROM memories WHERE user_id = ?")
-      .all(userId)
+      .query<{ a: string }, [string, string]>(
+        "SELECT DISTINCT agent_id AS a FROM memories WHERE org_id = ? AND user_id = ?",
+      )
+      .all(o.org, o.userId)
       .map((r) => r.a);
   }
 
   async deleteForUser(
-    userId: string,
+    o: Owner,
     agentId: string,
     before: number,
     now: number,
   ): Promise<{ rowid: number; id: string }[]> {
     return this.db
-      .query<{ rowid: number; id: string }, [string, string, number, number]>(
-        `DELETE FROM memories WHERE user_id = ? AND agent_id = ? AND updated_at < ? AND ${RETENTION_OVER}
+      .query<{ rowid: number; id: string }, [string, string, string, number, number]>(
+        `DELETE FROM memories WHERE org_id = ? AND user_id = ? AND agent_id = ? AND updated_at < ? AND ${RETENTION_OVER}
          RETURNING rowid, id`,
       )
-      .all(userId, agentId, before, now);
+      .all(o.org, o.userId, agentId, before, now);
   }
 
-  async countForUser(userId: string, agentId?: string): Promise<number> {
+  async countForUser(o: Owner, agentId?: string): Promise<number> {
     if (agentId !== undefined)
       return this.db
-        .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM memories WHERE user_id = ? AND agent_id = ?")
-        .get(userId, agentId)!.n;
-    return this.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM memories WHERE user_id = ?").get(userId)!
-      .n;
+        .query<{ n: number }, [string, string, string]>(
+          "SELECT count(*) AS n FROM memories WHERE org_id = ? AND user_id = ? AND agent_id = ?",
+        )
+        .get(o.org, o.userId, agentId)!.n;
+    return this.db
+      .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM memories WHERE org_id = ? AND user_id = ?")
+      .get(o.org, o.userId)!.n;
   }
 
   async deleteByRowids(rowids: number[]): Promise<void> {
@@ -185,36 +195,36 @@ export class SqliteMemoryRepo implements MemoryRepo {
     for (const i of items) del.run(i.memoryId, i.version);
   }
 
-  async forgetUser(userId: string): Promise<boolean> {
-    return forgetOwner(this.db, userId);
+  async forgetUser(o: Owner): Promise<boolean> {
+    return forgetOwner(this.db, o);
   }
 
-  async recentTexts(userId: string, n: number): Promise<string[]> {
+  async recentTexts(o: Owner, n: number): Promise<string[]> {
     return this.db
-      .query<{ memory: string }, [string, number]>(
-        "SELECT memory FROM memories WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+      .query<{ memory: string }, [string, string, number]>(
+        "SELECT memory FROM memories WHERE org_id = ? AND user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
       )
-      .all(userId, n)
+      .all(o.org, o.userId, n)
       .map((r) => r.memory);
   }
 
-  async sameText(q: { userId: string; agentId: string; sessionId: string; key: number; now: number }) {
+  async sameText(q: { org: string; userId: string; agentId: string; sessionId: string; key: number; now: number }) {
     return this.db
       .query<{ rowid: number; id: string; memory: string }, any[]>(
-        `SELECT rowid, id, memory FROM memories WHERE user_id = ? AND text_key = ? AND agent_id = ? AND session_id = ?
-           AND superseded_by IS NULL AND ${VISIBLE}`,
+        `SELECT rowid, id, memory FROM memories WHERE org_id = ? AND user_id = ? AND text_key = ? AND agent_id = ?
+           AND session_id = ? AND superseded_by IS NULL AND ${VISIBLE}`,
       )
-      .all(q.userId, q.key, q.agentId, q.sessionId, q.now);
+      .all(q.org, q.userId, q.key, q.agentId, q.sessionId, q.now);
   }
 
-  async supersede(userId: string, ids: readonly string[], by: string): Promise<string[]> {
+  async supersede(o: Owner, ids: readonly string[], by: string): Promise<string[]> {
     if (!ids.length) return [];
     return this.db
-      .query<{ id: string }, [string, string, string]>(
-        `UPDATE memories SET superseded_by = ? WHERE user_id = ? AND superseded_by IS NULL
+      .query<{ id: string }, [string, string, string, string]>(
+        `UPDATE memories SET superseded_by = ? WHERE org_id = ? AND user_id = ? AND superseded_by IS NULL
            AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
       )
-      .all(by, userId, JSON.stringify(ids))
+      .all(by, o.org, o.userId, JSON.stringify(ids))
       .map((r) => r.id);
   }
 
@@ -226,49 +236,42 @@ export class SqliteMemoryRepo implements MemoryRepo {
     this.db.query("UPDATE memories SET text_key = ? WHERE rowid = ?").run(key, rowid);
   }
 
-  async supersedes(userId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+  async supersedes(o: Owner, ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
     const rows = this.db
-      .query<{ by: string; id: string }, [string, string]>(
+      .query<{ by: string; id: string }, [string, string, string]>(
         `SELECT m.superseded_by AS by, m.id FROM json_each(?) j CROSS JOIN memories m ON m.superseded_by = j.value
-         WHERE m.user_id = ? ORDER BY m.created_at DESC, m.rowid DESC`,
+         WHERE m.org_id = ? AND m.user_id = ? ORDER BY m.created_at DESC, m.rowid DESC`,
       )
-      .all(JSON.stringify(ids), userId);
+      .all(JSON.stringify(ids), o.org, o.userId);
     for (const r of rows) out.set(r.by, [...(out.get(r.by) ?? []), r.id]);
     return out;
   }
 
   /** A chain is short (one link per change of a fact); the depth bound only guards against a cycle. */
-  async predecessors(userId: string, id: string): Promise<Predecessor[]> {
+  async predecessors(o: Owner, id: string): Promise<Predecessor[]> {
     const rows = this.db
-      .query<MemoryRow, [string, string, string]>(
+      .query<MemoryRow, [string, string, string, string, string]>(
         `WITH RECURSIVE chain(id, depth) AS (
-           SELECT id, 1 FROM memories WHERE superseded_by = ? AND user_id = ?
+           SELECT id, 1 FROM memories WHERE superseded_by = ? AND org_id = ? AND user_id = ?
            UNION SELECT m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
          )
-         SELECT m.rowid, m.* FROM chain c JOIN memories m ON m.id = c.id WHERE m.user_id = ?
+         SELECT m.rowid, m.* FROM chain c JOIN memories m ON m.id = c.id WHERE m.org_id = ? AND m.user_id = ?
          ORDER BY m.created_at DESC, m.rowid DESC`,
       )
-      .all(id, userId, userId);
-    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(userId, r.id) })));
+      .all(id, o.org, o.userId, o.org, o.userId);
+    return Promise.all(rows.map(async (r) => ({ ...r, versions: await this.versions(o, r.id) })));
   }
 
   async total(): Promise<number> {
     return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memories").get()!.n;
   }
 
-  // A skip-scan of memories_by_user, one index seek per user: count(DISTINCT user_id) read every row of
-  // the index (13–60 ms at 100k memories; this takes 0.1 ms for 100 users), on each /metrics scrape.
+  // memory_counts has one row per user (of an organization) with memories, kept by triggers: count(DISTINCT)
+  // over memories read every row of an index (13–60 ms at 100k memories), on each /metrics scrape.
   async users(): Promise<number> {
-    return this.db
-      .query<{ n: number }, []>(
-        `WITH RECURSIVE u(id) AS (
-           SELECT min(user_id) FROM memories
-           UNION ALL SELECT (SELECT min(user_id) FROM memories WHERE user_id > u.id) FROM u WHERE u.id IS NOT NULL
-         ) SELECT count(id) AS n FROM u`,
-      )
-      .get()!.n;
+    return this.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_counts").get()!.n;
   }
 }
 

@@ -5,7 +5,9 @@ import type { Db } from "./connection";
 import { toFtsQueries } from "./fts-query";
 import { ownerPrefix } from "./fts-tokens";
 import { filterSql, type SqlParam } from "./filter-sql";
+import { existingOwnerId } from "./fts-repo";
 import type { HitRow, MemoryFilter, RankedRow, SearchRepo, TermDocs } from "../repos/search-repo";
+import type { Owner } from "../repos/memory-repo";
 
 /** How many of FTS5's best matches the fast path checks against the visibility filter, for n wanted. */
 const FAST_WINDOW = (n: number) => 2 * n;
@@ -20,20 +22,20 @@ const REPLY_SQL = (where: string) => `
   WITH pair AS (
     SELECT a.rowid AS question, a.memory AS text, (
       SELECT n.rowid FROM memories n
-      WHERE n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + ?
+      WHERE n.org_id = a.org_id AND n.user_id = a.user_id AND n.created_at >= a.created_at AND n.created_at <= a.created_at + ?
         AND (n.created_at > a.created_at OR n.rowid > a.rowid) AND n.agent_id = a.agent_id AND n.session_id = a.session_id
       ORDER BY n.created_at, n.rowid LIMIT 1) AS reply
     FROM json_each(?) j CROSS JOIN memories a ON a.rowid = j.value
-    WHERE a.user_id = ? AND instr(a.memory, '?') > 0)
+    WHERE a.org_id = ? AND a.user_id = ? AND instr(a.memory, '?') > 0)
   SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
   WHERE ${where}`;
 
 export class SqliteSearchRepo implements SearchRepo {
   constructor(private readonly db: Db) {}
 
-  private prefixOf(userId: string): string | null {
-    const owner = this.db.query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?").get(userId);
-    return owner ? ownerPrefix(owner.id) : null;
+  private prefixOf(o: Owner): string | null {
+    const id = existingOwnerId(this.db, o);
+    return id === null ? null : ownerPrefix(id);
   }
 
   /**
@@ -41,10 +43,12 @@ export class SqliteSearchRepo implements SearchRepo {
    * no BM25, which reads each document's length. At 100k memories (1k a user) all of a query's words
    * cost ~45 µs, about half of one BM25 query over the same postings.
    */
-  async termDocs(userId: string, words: readonly string[]): Promise<TermDocs> {
+  async termDocs(o: Owner, words: readonly string[]): Promise<TermDocs> {
     const docs =
-      this.db.query<{ n: number }, [string]>("SELECT n FROM memory_counts WHERE user_id = ?").get(userId)?.n ?? 0;
-    const prefix = this.prefixOf(userId);
+      this.db
+        .query<{ n: number }, [string, string]>("SELECT n FROM memory_counts WHERE org_id = ? AND user_id = ?")
+        .get(o.org, o.userId)?.n ?? 0;
+    const prefix = this.prefixOf(o);
     if (prefix === null) return { docs, rowids: words.map(() => []) };
     const match = this.db.query<[number], [string, number]>(
       "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?",
@@ -57,8 +61,8 @@ export class SqliteSearchRepo implements SearchRepo {
     };
   }
 
-  async vocabulary(userId: string, prefix: string, limit: number): Promise<string[]> {
-    const owner = this.prefixOf(userId);
+  async vocabulary(o: Owner, prefix: string, limit: number): Promise<string[]> {
+    const owner = this.prefixOf(o);
     if (owner === null || !INDEXABLE.test(prefix)) return [];
     const low = owner + prefix;
     return this.db
@@ -69,8 +73,8 @@ export class SqliteSearchRepo implements SearchRepo {
       .map((r) => (r[0] as string).slice(owner.length));
   }
 
-  async indexTermDocs(userId: string, terms: readonly string[]): Promise<number[][]> {
-    const owner = this.prefixOf(userId);
+  async indexTermDocs(o: Owner, terms: readonly string[]): Promise<number[][]> {
+    const owner = this.prefixOf(o);
     if (owner === null) return terms.map(() => []);
     const docs = this.db.query<[number], [string]>("SELECT DISTINCT doc FROM memories_fts_instances WHERE term = ?");
     return terms.map((t) => docs.values(owner + t).map((r) => r[0] as number));
@@ -99,11 +103,9 @@ export class SqliteSearchRepo implements SearchRepo {
    */
   async keyword(filter: MemoryFilter, query: string, n: number): Promise<RankedRow[]> {
     const { where, params } = filterSql(filter); // first: a bad filter is an error even when nothing matches
-    const owner = this.db
-      .query<{ id: number }, [string]>("SELECT id FROM fts_owners WHERE user_id = ?")
-      .get(filter.userId);
-    if (!owner) return [];
-    for (const match of toFtsQueries(query, ownerPrefix(owner.id))) {
+    const owner = this.prefixOf(filter);
+    if (owner === null) return [];
+    for (const match of toFtsQueries(query, owner)) {
       const ranked = this.rankMatch(match, where, params, n);
       if (ranked.length) return ranked;
     }
@@ -152,11 +154,11 @@ export class SqliteSearchRepo implements SearchRepo {
    */
   async successors(filter: MemoryFilter, rowids: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
-    if (!rowids.length || !this.db.query(HAS_SUPERSEDED).get(filter.userId)) return out;
+    if (!rowids.length || !this.db.query(HAS_SUPERSEDED).get(filter.org, filter.userId)) return out;
     const { where, params } = filterSql({ ...filter, includeSuperseded: false });
     const rows = this.db
       .query<{ start: number; rowid: number }, any[]>(SUCCESSORS_SQL(where))
-      .all(JSON.stringify(rowids), filter.userId, ...params);
+      .all(JSON.stringify(rowids), filter.org, filter.userId, ...params);
     for (const r of rows) out.set(r.start, r.rowid);
     return out;
   }
@@ -166,17 +168,17 @@ export class SqliteSearchRepo implements SearchRepo {
     const { where, params } = filterSql(filter);
     return this.db
       .query<{ question: number; text: string; reply: number }, any[]>(REPLY_SQL(where))
-      .all(windowMs, JSON.stringify(anchors), filter.userId, ...params);
+      .all(windowMs, JSON.stringify(anchors), filter.org, filter.userId, ...params);
   }
 }
 
-const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE user_id = ? AND superseded_by IS NOT NULL LIMIT 1";
+const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE org_id = ? AND user_id = ? AND superseded_by IS NOT NULL LIMIT 1";
 
 /** From each superseded candidate along superseded_by to the memory that is current (depth-bounded against a cycle); 0 when that one is not visible. */
 const SUCCESSORS_SQL = (where: string) =>
   `WITH RECURSIVE chain(start, id, next, depth) AS (
      SELECT m.rowid, m.id, m.superseded_by, 0 FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value
-       WHERE m.user_id = ? AND m.superseded_by IS NOT NULL
+       WHERE m.org_id = ? AND m.user_id = ? AND m.superseded_by IS NOT NULL
      UNION ALL
      SELECT c.start, s.id, s.superseded_by, c.depth + 1 FROM chain c JOIN memories s ON s.id = c.next WHERE c.depth < 100
    )

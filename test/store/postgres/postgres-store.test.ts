@@ -9,7 +9,7 @@ import { openPostgresStore, SuperuserError, type PostgresStore } from "~/store/p
 import type { Change } from "~/store/postgres/changes";
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
 import { silentLogger } from "~/shared/logger";
-import { NOW, newMemory } from "../../support/memory-rows";
+import { NOW, newMemory, owner } from "../../support/memory-rows";
 
 const memory = (id: string, user: string) => newMemory(id, `memory ${id}`, { user_id: user, agent_id: "a" });
 
@@ -66,13 +66,13 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
     });
     expect(await a.read((r) => r.memories.total())).toBe(2);
     expect(await a.read((r) => r.memories.total(), { user: "alice" })).toBe(1);
-    expect(await a.read((r) => r.memories.get("bob", "w2", NOW), { user: "alice" })).toBeNull();
+    expect(await a.read((r) => r.memories.get(owner("bob"), "w2", NOW), { user: "alice" })).toBeNull();
   });
 
   test("a user's transaction cannot write another user's row", async () => {
     const err = await a.write((r) => r.memories.insert(memory("w3", "bob")), { user: "alice" }).catch((e) => e);
     expect((err as Error).message).toContain("row-level security");
-    expect(await a.read((r) => r.memories.get("bob", "w3", NOW))).toBeNull();
+    expect(await a.read((r) => r.memories.get(owner("bob"), "w3", NOW))).toBeNull();
   });
 
   test("the app's role with no scope named sees no rows at all", async () => {

@@ -1,6 +1,7 @@
 // The repository contracts on the PostgreSQL store, as the app's role (row-level security applies), and
 // the one promise only a store with truly concurrent write transactions must keep by locking.
 import { describe, expect, test } from "bun:test";
+import { owner } from "../../support/memory-rows";
 import { HOME_ORG } from "../../support/store";
 import { repoContract, type RepoEngine } from "../repos.contract";
 import { factsContract } from "../facts.contract";
@@ -35,7 +36,7 @@ else {
   test("two transactions adding the same text at once: the second finds the first's memory (SPEC §11)", async () => {
     const { store, close } = await openStore();
     try {
-      const q = { userId: "u", agentId: "a", sessionId: "", key: 42, now: 1 };
+      const q = { org: "default", userId: "u", agentId: "a", sessionId: "", key: 42, now: 1 };
       const gate = () => {
         let open!: () => void;
         return { opened: new Promise<void>((r) => (open = r)), open: () => open() };
@@ -49,6 +50,7 @@ else {
         if (same.length) return same[0]!.id;
         await r.memories.insert({
           id,
+          org_id: "default",
           user_id: "u",
           agent_id: "a",
           session_id: "",
@@ -73,7 +75,7 @@ else {
         return add(r, "m2");
       });
       expect(await Promise.all([first, second])).toEqual(["m1", "m1"]);
-      expect(await store.read((r) => r.memories.countForUser("u"))).toBe(1);
+      expect(await store.read((r) => r.memories.countForUser(owner("u")))).toBe(1);
     } finally {
       await close();
     }

@@ -76,7 +76,7 @@ describe.skipIf(!!postgresSkip)(
         const pg = await pool.begin("read only", async (tx) => {
           const pg = new Explaining(tx);
           await tx.unsafe("SELECT set_config('engram.org', '*', true), set_config('engram.user', 'alice', true)");
-          const filter = { userId: "alice", sessionId: "", now: NOW, includeSuperseded: true };
+          const filter = { org: "default", userId: "alice", sessionId: "", now: NOW, includeSuperseded: true };
           await new PgVectorRepo(pg).rank(
             space,
             filter,

@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newMemory } from "../../support/memory-rows";
+import { newMemory, owner } from "../../support/memory-rows";
 import { openTestStore } from "../../support/store";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-group-index-"));
@@ -23,7 +23,7 @@ test("a batch's new memories are indexed once its jobs are done, without those o
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     const [r1, r3] = [results[0], results[2]].map((r) => (r as PromiseFulfilledResult<number>).value);
-    const found = await store.read((r) => r.search.termDocs("alice", ["bees", "garden", "roof"]));
+    const found = await store.read((r) => r.search.termDocs(owner("alice"), ["bees", "garden", "roof"]));
     expect(found).toEqual({ docs: 2, rowids: [[r1!, r3!], [], [r1!]] });
   } finally {
     await store.close();
@@ -35,7 +35,7 @@ test("a memory inserted outside a group commit is indexed at once, inside its wr
   try {
     const seen = await store.write(async (tx) => {
       await tx.memories.insert(newMemory("m1", "bees on the roof"));
-      return (await tx.search.termDocs("alice", ["bees"])).rowids[0]!.length;
+      return (await tx.search.termDocs(owner("alice"), ["bees"])).rowids[0]!.length;
     });
     expect(seen).toBe(1);
   } finally {

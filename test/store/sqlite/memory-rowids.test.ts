@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb, type Db } from "~/store/sqlite/connection";
 import { MIGRATIONS } from "~/store/sqlite/migrations";
-import { indexMemory } from "~/store/sqlite/fts-repo";
+import { indexByUser } from "~/store/sqlite/migrations/fts-namespaces";
 import { SqliteStore } from "~/store/sqlite/sqlite-store";
 import { silentLogger } from "~/shared/logger";
 import { buildTestApp, type TestApp } from "../../support/app";
 import { LetterEmbedder } from "../../support/embedders";
 import { dbOf, NATIVE_CACHE, openTestStore } from "../../support/store";
-import { newMemory } from "../../support/memory-rows";
+import { newMemory, owner } from "../../support/memory-rows";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -71,8 +71,22 @@ function insertAsTheReleaseDid(db: Db, m: ReturnType<typeof memory>): number {
       m.created_at,
       m.retain_until,
     )!;
-  indexMemory(db, rowid, m.user_id, m.memory);
+  indexByUser(db, rowid, m.user_id, m.memory);
   return rowid;
+}
+
+/** The release's update: the previous text kept as version 1, the new one written and indexed. */
+function updateAsTheReleaseDid(db: Db, rowid: number, text: string, now: number): void {
+  db.query(
+    "INSERT INTO memory_versions (memory_id, version, memory, metadata, created_at) SELECT id, version, memory, metadata, updated_at FROM memories WHERE rowid = ?",
+  ).run(rowid);
+  db.query("UPDATE memories SET memory = ?, version = version + 1, updated_at = ? WHERE rowid = ?").run(
+    text,
+    now,
+    rowid,
+  );
+  db.query("DELETE FROM memories_fts WHERE rowid = ?").run(rowid);
+  indexByUser(db, rowid, "alice", text);
 }
 
 /** Indexes and triggers on memories that migrations after the rebuild add (15: memory facts, 18: memory counts). */
@@ -126,8 +140,7 @@ describe("memory rowids", () => {
       rows.push({ rowid, id, text });
     }
     await old.write(async (tx) => {
-      const row = (await tx.memories.get("alice", "m1", 2_000))!;
-      await tx.memories.update(row, { ...row, memory: "alice keeps bees and wasps", retain_until: null }, 2_000);
+      updateAsTheReleaseDid(old.db, rows[0]!.rowid, "alice keeps bees and wasps", 2_000);
       await tx.graph.putEntity(
         "alice",
         { type: "person", id: "alice", name: "Alice", nameKey: "alice", properties: "{}" },
@@ -159,11 +172,11 @@ describe("memory rowids", () => {
       expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
       expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
       // Versions, embeddings, keyword search, vectors and graph links are all still the memories'.
-      expect((await store.read((r) => r.memories.versions("alice", "m1"))).map((v) => v.memory)).toEqual([
+      expect((await store.read((r) => r.memories.versions(owner("alice"), "m1"))).map((v) => v.memory)).toEqual([
         "alice keeps bees on the roof",
       ]);
       expect(await store.read((r) => r.vectors.embeddedCount("test/letters"))).toBe(2);
-      const filter = { userId: "alice", sessionId: "", now: 3_000 };
+      const filter = { org: "default", userId: "alice", sessionId: "", now: 3_000 };
       const byKeyword = await store.read((r) => r.search.keyword(filter, "bread", 5));
       expect(byKeyword.map((h) => h.rowid)).toEqual([rows[1]!.rowid]);
       const byVector = await store.read(async (r) =>

@@ -1,6 +1,7 @@
 // The SQLite store's per-user memory counts (kept by triggers) through every route that adds or deletes;
 // what both engines answer for keyword evidence is in test/store/term-evidence.contract.ts.
 import { afterEach, describe, expect, test } from "bun:test";
+import { owner } from "../../support/memory-rows";
 import { buildTestApp, type TestApp } from "../../support/app";
 import { dbOf } from "../../support/store";
 
@@ -20,7 +21,7 @@ describe("memory counts in SQLite", () => {
     await add("u", "one");
     const two = await add("u", "two");
     await add("v", "three");
-    const count = async (u: string) => ((await read((r) => r.search.termDocs(u, []))) as { docs: number }).docs;
+    const count = async (u: string) => ((await read((r) => r.search.termDocs(owner(u), []))) as { docs: number }).docs;
     expect([await count("u"), await count("v")]).toEqual([2, 1]);
     const id = dbOf(t).query<{ id: string }, [number]>("SELECT id FROM memories WHERE rowid = ?").get(two)!.id;
     expect((await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`)).status).toBe(200);

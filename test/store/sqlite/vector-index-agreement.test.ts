@@ -43,6 +43,7 @@ describe("sqlite-vec and the portable index", async () => {
     let compared = 0;
     for (let i = 0; i < 300; i++) {
       const filter: MemoryFilter = {
+        org: "default",
         userId: pick(["alice", "bob", "carol", "dave"]),
         sessionId: pick(["", "s1"]),
         now: NOW,

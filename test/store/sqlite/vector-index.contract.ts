@@ -72,7 +72,13 @@ export const row = (m: Memory): VectorRow => ({
 });
 
 const q = (...v: number[]) => new Float32Array(v);
-const alice = (f: Partial<MemoryFilter> = {}): MemoryFilter => ({ userId: "alice", sessionId: "", now: NOW, ...f });
+const alice = (f: Partial<MemoryFilter> = {}): MemoryFilter => ({
+  org: "default",
+  userId: "alice",
+  sessionId: "",
+  now: NOW,
+  ...f,
+});
 const ids = (rows: RankedRow[]) => rows.map((r) => r.rowid);
 
 export function vectorIndexContract(name: string, kind: IndexKind): void {

@@ -17,7 +17,7 @@ import { ENGINE_ONLY, TABLES, DERIVED } from "~/store/transfer-tables";
 import { silentLogger } from "~/shared/logger";
 import type { Store } from "~/store/store";
 import { axis, NOW, seed } from "./seed";
-import { newMemory } from "../../support/memory-rows";
+import { newMemory, owner } from "../../support/memory-rows";
 
 const logger = silentLogger();
 const lite = (path: string) => sqliteEndpoint(path, { nativeCacheDir: NATIVE_CACHE, homeOrg: HOME_ORG, logger });
@@ -36,7 +36,7 @@ async function compared(a: ReturnType<typeof lite>, b: ReturnType<typeof lite>):
 
 /** What a served store answers for alice: keyword hits, nearest vectors, and the rowid a new memory gets. */
 async function serves(store: Store) {
-  const filter = { userId: "alice", sessionId: "", now: NOW + 20 };
+  const filter = { org: "default", userId: "alice", sessionId: "", now: NOW + 20 };
   return store.write(async (r) => {
     const keyword = await r.search.rows(
       filter,
@@ -48,7 +48,7 @@ async function serves(store: Store) {
       (await r.vectors.rank(space, filter, axis(1), 1)).map((h) => h.rowid),
     );
     const next = await r.memories.insert(newMemory("new", "written after the copy", { created_at: NOW + 30 }));
-    const versions = await r.memories.versions("alice", "m0");
+    const versions = await r.memories.versions(owner("alice"), "m0");
     return { keyword: keyword.map((h) => h.id), nearest: nearest.map((h) => h.id), next, versions: versions.length };
   });
 }

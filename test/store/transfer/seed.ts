@@ -2,7 +2,7 @@
 // seed fills either engine): memories with versions (and one deleted) and vectors of two models (one without a vector),
 // a superseded memory and the facts that ended it, layers, graph, governance, identity keys, sessions, audit.
 import type { NewMemory, Repos, Store } from "~/store/store";
-import { newMemory, NOW } from "../../support/memory-rows";
+import { newMemory, NOW, owner } from "../../support/memory-rows";
 
 export { NOW };
 
@@ -33,7 +33,7 @@ export async function seed(store: Store): Promise<void> {
     rowids.push(await r.memories.insert(memory("m3", "alice", "zzz", NOW + 3)));
     // A deleted memory's rowid is never given again: the copy keeps the counter past it.
     await r.memories.deleteByRowids([await r.memories.insert(memory("gone", "alice", "deleted", NOW + 4))]);
-    const m0 = await r.memories.get("alice", "m0", NOW);
+    const m0 = await r.memories.get(owner("alice"), "m0", NOW);
     const next = { memory: "Alice adopted two cats, Miso and Tofu", metadata: '{"v":2}', importance: 70 };
     await r.memories.update(m0!, { ...next, source_type: "tool", expires_at: null, retain_until: null }, NOW + 10);
     const letters = await r.vectors.open("test/letters", 4);
@@ -55,7 +55,7 @@ export async function seed(store: Store): Promise<void> {
       rows(user, (i) => (i === 3 ? null : axis(i))),
     );
     // SPEC §11: m1 states facts, one of which ended m3's, which it superseded; text keys find duplicates.
-    const scope = { userId: "alice", agentId: "agent", sessionId: "" };
+    const scope = { org: "default", userId: "alice", agentId: "agent", sessionId: "" };
     const fact = { subject: "user", attribute: "home", qualifier: null };
     await r.facts.insert("m3", scope, [{ ...fact, value: "Berlin", key: "berlin", negative: false }]);
     const [berlin] = await r.facts.live(scope, ["user"]);
@@ -66,7 +66,7 @@ export async function seed(store: Store): Promise<void> {
     await r.facts.end([berlin!.id], "m1");
     await r.memories.setTextKey(rowids[1]!, 2 ** 52 + 7);
     await r.memories.markFacts(rowids[1]!);
-    await r.memories.supersede("alice", ["m3"], "m1");
+    await r.memories.supersede(owner("alice"), ["m3"], "m1");
     await r.conversations.create({
       id: "c1",
       userId: "alice",

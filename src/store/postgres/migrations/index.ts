@@ -8,6 +8,7 @@ import m0005 from "./0005_memory_facts.sql" with { type: "text" };
 import m0006 from "./0006_request_audit.sql" with { type: "text" };
 import m0007 from "./0007_erased_user_pseudonyms.sql" with { type: "text" };
 import m0008 from "./0008_organizations.sql" with { type: "text" };
+import m0009 from "./0009_organization_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -24,4 +25,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 6, name: "request audit", sql: m0006 },
   { version: 7, name: "erased user pseudonyms", sql: m0007 },
   { version: 8, name: "organizations", sql: m0008 },
+  { version: 9, name: "organization keys", sql: m0009 },
 ];

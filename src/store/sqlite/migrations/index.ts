@@ -14,12 +14,13 @@ import m0012 from "./0012_api_keys.sql" with { type: "text" };
 import m0013 from "./0013_memory_rowids.sql" with { type: "text" };
 import m0014 from "./0014_rate_windows.sql" with { type: "text" };
 import m0017 from "./0017_erased_user_pseudonyms.sql" with { type: "text" };
-import { reindexAll } from "../fts-repo";
+import { reindexByUser } from "./fts-namespaces";
 import { rebuildMemoriesWithAutoincrement } from "./memory-rowids";
 import m0015 from "./0015_memory_facts.sql" with { type: "text" };
 import m0016 from "./0016_request_audit.sql" with { type: "text" };
 import m0018 from "./0018_term_evidence.sql" with { type: "text" };
 import m0019 from "./0019_organizations.sql" with { type: "text" };
+import m0020 from "./0020_organization_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -41,7 +42,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "sessions", sql: m0005 },
   { version: 6, name: "fts owner", sql: m0006 },
   { version: 7, name: "count index", sql: m0007 },
-  { version: 8, name: "fts namespaces", sql: m0008, run: reindexAll },
+  { version: 8, name: "fts namespaces", sql: m0008, run: reindexByUser },
   { version: 9, name: "vector erasures", sql: m0009 },
   { version: 10, name: "retain until", sql: m0010 },
   { version: 11, name: "immutable version authors", sql: m0011 },
@@ -59,4 +60,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: "erased user pseudonyms", sql: m0017 },
   { version: 18, name: "term evidence", sql: m0018 },
   { version: 19, name: "organizations", sql: m0019 },
+  { version: 20, name: "organization keys", sql: m0020 },
 ];
