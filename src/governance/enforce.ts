@@ -28,7 +28,7 @@ export const BATCH = 500;
 
 /** Deletes memories with everything hanging off them (vectors, graph links, caches); runs inside the transaction `tx`. */
 export interface MemoryPurger {
-  purgeMemories(tx: Repos, rows: { rowid: number; id: string; userId: string }[]): Promise<void>;
+  purgeMemories(tx: Repos, rows: { rowid: number; id: string; org: string; userId: string }[]): Promise<void>;
 }
 
 export interface Units {
@@ -176,7 +176,9 @@ export class Enforcer {
           await tx.memories.deleteVersions(plan.deleteVersions);
           await this.purger.purgeMemories(
             tx,
-            plan.purgeMemories.map((p) => byId.get(p.id) ?? { id: p.id, rowid: p.rowid!, userId: p.userId! }),
+            plan.purgeMemories.map(
+              (p) => byId.get(p.id) ?? { id: p.id, rowid: p.rowid!, org: p.org!, userId: p.userId! },
+            ),
           );
         });
       orphans += plan.purgeMemories.filter((p) => p.reason === "purging.deleteOrphaned").length;

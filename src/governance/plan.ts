@@ -272,6 +272,7 @@ export interface VectorMemoryAction extends Planned {
   id: string;
   /** A superseded memory removed as an old version of its successor's fact: not among the planned items. */
   rowid?: number;
+  org?: string;
   userId?: string;
 }
 export interface VectorPlan {
@@ -330,7 +331,14 @@ function trimVersions(plan: VectorPlan, policy: PolicyRules, now: number, m: Vec
     if (v.of?.whole) {
       whole.add(v.of.memoryId);
       const bytes = sumBytes(excess.filter((x) => x.of?.memoryId === v.of!.memoryId));
-      plan.purgeMemories.push({ id: v.of.memoryId, rowid: v.of.rowid, userId: v.of.userId, bytes, ...removal });
+      plan.purgeMemories.push({
+        id: v.of.memoryId,
+        rowid: v.of.rowid,
+        org: v.of.org,
+        userId: v.of.userId,
+        bytes,
+        ...removal,
+      });
     } else
       plan.deleteVersions.push({ memoryId: v.of?.memoryId ?? m.id, version: v.version, bytes: v.bytes, ...removal });
   }

@@ -69,7 +69,7 @@ export interface VersionSummary {
    * A version of an older memory that the item superseded (SPEC §11: versions of one fact); `whole` is
    * that memory's current text, whose removal removes the memory.
    */
-  of?: { memoryId: string; rowid: number; userId: string; whole: boolean };
+  of?: { memoryId: string; rowid: number; org: string; userId: string; whole: boolean };
 }
 export interface ExcessVersion extends VersionSummary {
   /** When it fell out of the kept window: creation of the version `keep` places newer. */

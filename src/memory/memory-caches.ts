@@ -1,7 +1,8 @@
 // What this process remembers about users' memories besides the store: the search-result cache,
 // list_memories' totals, the users seen (for /metrics) and search's per-user common words. One
 // place says "these memories changed", for the memory service and for every purge alike.
-import type { Store } from "~/store/store";
+import type { Owner, Store } from "~/store/store";
+import { ownerKey } from "~/shared/principal";
 import type { SearchService } from "~/search/search.service";
 import type { Clock } from "~/shared/clock";
 import { SearchCache } from "./search-cache";
@@ -28,31 +29,33 @@ export class MemoryCaches {
     return this.usersSeen.size;
   }
 
-  seen(userId: string): void {
-    this.usersSeen.add(userId);
+  seen(owner: Owner): void {
+    this.usersSeen.add(ownerKey(owner));
   }
 
   /**
    * Before answering from the caches: on a store whose other writers are seen late (another node's
    * notification arrives after its commit), the user's change counter is read, and a change drops the
-   * user's cached answers — a write acknowledged on any node is seen at once.
+   * user's cached answers — a write acknowledged on any node is seen at once. (The counter is the user
+   * id's in every organization: a change in one drops the others' answers too, never serves a stale one.)
    */
-  async sync(userId: string): Promise<void> {
+  async sync(owner: Owner): Promise<void> {
     if (!this.store.userChangeVersion) return;
-    const v = await this.store.userChangeVersion(userId);
-    if (this.versions.get(userId) === v) return;
+    const v = await this.store.userChangeVersion(owner.userId);
+    const key = ownerKey(owner);
+    if (this.versions.get(key) === v) return;
     if (this.versions.size > 100_000) this.versions.clear();
-    this.versions.set(userId, v);
-    this.results.invalidate(userId);
-    this.totals.invalidate(userId);
+    this.versions.set(key, v);
+    this.results.invalidate(owner);
+    this.totals.invalidate(owner);
   }
 
   /** After `writes` memories of the user were stored, changed or deleted ("all": every one of them). */
-  touched(userId: string, writes: number | "all"): void {
-    this.usersSeen.add(userId);
-    this.results.invalidate(userId);
-    this.totals.invalidate(userId);
-    if (writes === "all") this.search.forgetUser(userId);
-    else this.search.noteWrites(userId, writes);
+  touched(owner: Owner, writes: number | "all"): void {
+    this.usersSeen.add(ownerKey(owner));
+    this.results.invalidate(owner);
+    this.totals.invalidate(owner);
+    if (writes === "all") this.search.forgetUser(owner);
+    else this.search.noteWrites(owner, writes);
   }
 }

@@ -141,7 +141,7 @@ export class MemoryService {
     });
     this.search.written(vectors);
     const created = stored.filter((m) => !m.duplicate);
-    this.caches.touched(scope.userId, created.length);
+    this.caches.touched(scope, created.length);
     for (const m of created) this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
     await this.hooks.graph.linkMemories(
       scope.userId,
@@ -199,7 +199,7 @@ export class MemoryService {
     if (!input.query.trim()) throw validationError("query", "query must not be blank");
     const userId = scope.userId;
     const agentId = scope.agentId ?? input.agent_id;
-    this.caches.seen(userId);
+    this.caches.seen(scope);
     const key = JSON.stringify([
       input.query,
       input.limit,
@@ -210,8 +210,8 @@ export class MemoryService {
       input.min_score,
       input.explain,
     ]);
-    await this.caches.sync(userId);
-    const cached = this.caches.results.get(userId, key);
+    await this.caches.sync(scope);
+    const cached = this.caches.results.get(scope, key);
     if (cached) return cached;
     const limit = input.limit ?? 10;
     const filter = {
@@ -223,7 +223,7 @@ export class MemoryService {
       metadata: input.metadata,
       includeSuperseded: input.include_superseded === true,
     };
-    const before = this.caches.results.snapshot(userId);
+    const before = this.caches.results.snapshot(scope);
     const hits = (await this.search.rank(filter, input.query, limit)).filter((h) => h.score >= (input.min_score ?? 0));
     const history = await historyOf(this.store, scope, hits);
     const results = hits.map((h) => ({
@@ -237,7 +237,7 @@ export class MemoryService {
     }));
     const response = { results };
     this.caches.results.set(
-      userId,
+      scope,
       key,
       response,
       Math.min(Infinity, ...hits.map((h) => h.expires_at ?? Infinity)),
@@ -249,7 +249,7 @@ export class MemoryService {
   async list(scope: UserScope, input: ListMemoriesInput): Promise<ListResponse> {
     const userId = scope.userId;
     const agentId = scope.agentId ?? input.agent_id;
-    this.caches.seen(userId);
+    this.caches.seen(scope);
     const limit = input.limit ?? 50;
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
@@ -278,7 +278,7 @@ export class MemoryService {
   }
 
   async get(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<MemoryResponse> {
-    this.caches.seen(scope.userId);
+    this.caches.seen(scope);
     const row = await this.mustGet(scope, ref.memory_id);
     return { ...toResponse(row), ...(await historyOf(this.store, scope, [row]))(row) };
   }
@@ -329,7 +329,7 @@ export class MemoryService {
       if (claims) await this.restate(tx, space, row, text, claims);
     });
     this.search.written(vectors);
-    this.caches.touched(scope.userId, 1);
+    this.caches.touched(scope, 1);
     if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
     return this.get(scope, input);
   }
@@ -391,7 +391,7 @@ export class MemoryService {
       return this.storeDraft(tx, scope, { ...draft, claims: claims!, vector, explicit: [old.id] }, at);
     });
     this.search.written(vectors);
-    this.caches.touched(who.userId, out.duplicate ? 1 : 2);
+    this.caches.touched(who, out.duplicate ? 1 : 2);
     if (!out.duplicate) await this.hooks.graph.linkMemories(who.userId, [{ id: out.id, text: body.memory }]);
     return {
       ...(await this.get(who, { memory_id: out.id })),
@@ -406,7 +406,7 @@ export class MemoryService {
       const held = await this.hooks.floor.heldUntil(space, row.updated_at, row.retain_until, this.clock.now(), tx);
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
-      await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, userId: row.user_id }]);
+      await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, org: row.org_id, userId: row.user_id }]);
     });
     return { success: true, deleted_count: 1 };
   }
@@ -445,7 +445,7 @@ export class MemoryService {
       const indexed = cascade && (await tx.memories.forgetUser(scope));
       return { deleted, retained, indexed };
     });
-    this.caches.touched(userId, "all");
+    this.caches.touched(scope, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(userId);
     else await this.hooks.graph.unlinkMemories(userId, removedIds);
@@ -469,13 +469,12 @@ export class MemoryService {
    * counted memory expires, or 60 s pass: counting a user's 1k memories cost 54 µs, more than the page.
    */
   private async total(owner: Owner, now: number, agentId: string | undefined, includeSuperseded: boolean) {
-    const userId = owner.userId;
     const key = JSON.stringify([agentId ?? null, includeSuperseded]);
-    await this.caches.sync(userId);
-    const cached = this.caches.totals.get(userId, key);
+    await this.caches.sync(owner);
+    const cached = this.caches.totals.get(owner, key);
     if (cached !== undefined) return cached;
     const { n, nextExpiry } = await this.store.read((r) => r.memories.count(owner, now, agentId, includeSuperseded));
-    this.caches.totals.set(userId, key, n, nextExpiry ?? Infinity);
+    this.caches.totals.set(owner, key, n, nextExpiry ?? Infinity);
     return n;
   }
 }

@@ -5,10 +5,12 @@ import type { Repos } from "~/store/store";
 import type { SearchService } from "~/search/search.service";
 import type { GraphLinker } from "./memory-hooks";
 import type { MemoryCaches } from "./memory-caches";
+import { ownerKey } from "~/shared/principal";
 
 export interface PurgedMemory {
   rowid: number;
   id: string;
+  org: string;
   userId: string;
 }
 
@@ -30,11 +32,14 @@ export class MemoryPurger {
       tx,
       rows.map((r) => r.rowid),
     );
-    const byUser = new Map<string, string[]>();
-    for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.id]);
-    for (const [user, ids] of byUser) {
-      void this.graph.unlinkMemories(user, ids);
-      this.caches.touched(user, ids.length);
+    const byOwner = new Map<string, { owner: PurgedMemory; ids: string[] }>();
+    for (const r of rows) {
+      const key = ownerKey(r);
+      byOwner.set(key, { owner: r, ids: [...(byOwner.get(key)?.ids ?? []), r.id] });
+    }
+    for (const { owner, ids } of byOwner.values()) {
+      void this.graph.unlinkMemories(owner.userId, ids);
+      this.caches.touched(owner, ids.length);
     }
   }
 }

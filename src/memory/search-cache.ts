@@ -1,7 +1,9 @@
-// The 60 s search-result cache of SPEC §2.3, bounded in total size (LRU). A user's write bumps
+// The 60 s search-result cache of SPEC §2.3, bounded in total size (LRU), keyed by organization and
+// user (SPEC §8). A user's write bumps
 // that user's generation so their old entries are never served; a write by another process on
 // the same store (seen through Store.externalVersion) drops everything.
-import type { Store } from "~/store/store";
+import type { Owner, Store } from "~/store/store";
+import { ownerKey } from "~/shared/principal";
 import { LruCache } from "~/search/lru-cache";
 
 export const SEARCH_CACHE_TTL_MS = 60_000;
@@ -36,10 +38,11 @@ export class SearchCache<V> {
     this.dataVersion = this.readDataVersion();
   }
 
-  get(userId: string, key: string): V | undefined {
+  get(owner: Owner, key: string): V | undefined {
     this.syncWithOtherProcesses();
-    const entry = this.entries.get(`${userId}\u0000${key}`);
-    if (entry && this.now() < entry.until && entry.generation === (this.generations.get(userId) ?? 0)) {
+    const who = ownerKey(owner);
+    const entry = this.entries.get(`${who}\u0000${key}`);
+    if (entry && this.now() < entry.until && entry.generation === (this.generations.get(who) ?? 0)) {
       this.hits++;
       return entry.value;
     }
@@ -51,8 +54,9 @@ export class SearchCache<V> {
    * Taken before computing a value that `set` will store: a value read on another connection (a search
    * worker) can be answered after a write that it did not see, and must then not be cached.
    */
-  snapshot(userId: string): Snapshot {
-    return { epoch: this.epoch, generation: this.generations.get(userId) ?? 0, dataVersion: this.readDataVersion() };
+  snapshot(owner: Owner): Snapshot {
+    const generation = this.generations.get(ownerKey(owner)) ?? 0;
+    return { epoch: this.epoch, generation, dataVersion: this.readDataVersion() };
   }
 
   /**
@@ -60,19 +64,21 @@ export class SearchCache<V> {
    * the snapshot taken before the value was computed; nothing is stored if the user or another process
    * wrote since.
    */
-  set(userId: string, key: string, value: V, expiresAt = Infinity, since?: Snapshot): void {
-    const generation = this.generations.get(userId) ?? 0;
+  set(owner: Owner, key: string, value: V, expiresAt = Infinity, since?: Snapshot): void {
+    const who = ownerKey(owner);
+    const generation = this.generations.get(who) ?? 0;
     if (
       since &&
       (since.epoch !== this.epoch || since.generation !== generation || since.dataVersion !== this.readDataVersion())
     )
       return;
     const until = Math.min(this.now() + SEARCH_CACHE_TTL_MS, expiresAt);
-    this.entries.set(`${userId}\u0000${key}`, { until, generation, value });
+    this.entries.set(`${who}\u0000${key}`, { until, generation, value });
   }
 
-  invalidate(userId: string): void {
-    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
+  invalidate(owner: Owner): void {
+    const who = ownerKey(owner);
+    this.generations.set(who, (this.generations.get(who) ?? 0) + 1);
     // Generations only need to outlive the entries they guard; forget them all when the map grows large.
     if (this.generations.size > 100_000) this.clear();
   }

@@ -1,7 +1,8 @@
 // Search: keyword evidence always; semantic (vectors) when an embedder is ready; one calibrated score
 // from both (relevance.ts); then replies to ranked questions join in. Also owns vector writes and the
 // background re-embedding after a model change.
-import type { MemoryFilter, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
+import type { MemoryFilter, Owner, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
+import { ownerKey } from "~/shared/principal";
 import type { Logger } from "~/shared/logger";
 import { Histogram } from "~/shared/histogram";
 import type { Embedder } from "./embedder";
@@ -231,23 +232,26 @@ export class SearchService {
       this.commonSeenExternal = external;
       this.commonByUser.clear();
     }
-    let common = this.commonByUser.get(filter.userId);
+    let common = this.commonByUser.get(ownerKey(filter));
     if (!common || common.writes >= refreshAfter(common.sample)) {
       const sample = await this.store.read((r) => r.memories.recentTexts(filter, FOCUS_SAMPLE));
-      this.commonByUser.set(filter.userId, (common = { words: commonWords(sample), sample: sample.length, writes: 0 }));
+      this.commonByUser.set(
+        ownerKey(filter),
+        (common = { words: commonWords(sample), sample: sample.length, writes: 0 }),
+      );
     }
     return withoutCommon(query, common.words);
   }
 
   /** `count` memories of the user were written or deleted: their common words are read again after a tenth of their sample. */
-  noteWrites(userId: string, count: number): void {
-    const common = this.commonByUser.get(userId);
+  noteWrites(owner: Owner, count: number): void {
+    const common = this.commonByUser.get(ownerKey(owner));
     if (common) common.writes += count;
   }
 
   /** All the user's memories went (delete_all): their common words are read again at the next search. */
-  forgetUser(userId: string): void {
-    this.commonByUser.delete(userId);
+  forgetUser(owner: Owner): void {
+    this.commonByUser.delete(ownerKey(owner));
   }
 
   private async queryVector(query: string): Promise<Float32Array | null> {

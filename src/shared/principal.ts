@@ -53,6 +53,9 @@ export interface UserScope {
   readOnly: boolean;
 }
 
+/** A user of an organization as one string, for this process's maps (caches): org A's "alice" is not org B's. */
+export const ownerKey = (o: { org: string; userId: string }): string => JSON.stringify([o.org, o.userId]);
+
 /** The scope the operator (or an in-process SDK) acts in for a user. */
 export const userScopeOf = (org: string, userId: string): UserScope => ({
   org,

@@ -7,6 +7,7 @@ export interface ChainRow {
   root: string;
   rowid: number;
   id: string;
+  org: string;
   userId: string;
   version: number;
   updatedAt: number;
@@ -20,7 +21,7 @@ export const newestFirst = (versions: VersionInfo[]) => [...versions].sort((a, b
 export function chainVersions(chain: ChainRow[], previous: Map<string, VersionInfo[]>): Map<string, VersionInfo[]> {
   const out = new Map<string, VersionInfo[]>();
   for (const m of chain) {
-    const ref = { memoryId: m.id, rowid: m.rowid, userId: m.userId };
+    const ref = { memoryId: m.id, rowid: m.rowid, org: m.org, userId: m.userId };
     const list = out.get(m.root) ?? [];
     const current = { version: m.version, createdAt: m.updatedAt, bytes: m.bytes, retainUntil: m.retainUntil };
     list.push({ ...current, of: { ...ref, whole: true } });

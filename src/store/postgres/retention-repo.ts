@@ -40,7 +40,7 @@ export class PgRetentionRepo implements RetentionRepo {
   /** immutableRef is "type/id", split at the first "/" (types cannot contain one). */
   async memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
     const rows = await this.pg.all<MemoryBatchRow>(
-      `SELECT m.rowid, m.id, m.user_id AS "userId", m.importance, m.source_type AS "sourceType", m.created_at AS "createdAt",
+      `SELECT m.rowid, m.id, m.org_id AS org, m.user_id AS "userId", m.importance, m.source_type AS "sourceType", m.created_at AS "createdAt",
          m.conversation_ref AS "conversationRef", m.immutable_ref AS "immutableRef", m.expires_at AS "expiresAt", m.version,
          m.updated_at AS "updatedAt", m.retain_until AS "retainUntil", ${SIZE("m.memory", "m.metadata")} AS bytes,
          (m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref))
@@ -74,7 +74,7 @@ export class PgRetentionRepo implements RetentionRepo {
          SELECT m.superseded_by, m.id, 1 FROM memories m WHERE m.superseded_by = ANY($1::text[])
          UNION ALL SELECT c.root, m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
        )
-       SELECT c.root, m.rowid, m.id, m.user_id AS "userId", m.version, m.updated_at AS "updatedAt",
+       SELECT c.root, m.rowid, m.id, m.org_id AS org, m.user_id AS "userId", m.version, m.updated_at AS "updatedAt",
          m.retain_until AS "retainUntil", ${SIZE("m.memory", "m.metadata")} AS bytes
        FROM chain c JOIN memories m ON m.id = c.id ORDER BY c.root, c.depth, m.created_at DESC, m.rowid DESC`,
       [ids],
@@ -90,7 +90,7 @@ export class PgRetentionRepo implements RetentionRepo {
 
   expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
     return this.pg.all(
-      `SELECT rowid, id, user_id AS "userId", updated_at AS "updatedAt", expires_at AS "expiresAt", retain_until AS "retainUntil",
+      `SELECT rowid, id, org_id AS org, user_id AS "userId", updated_at AS "updatedAt", expires_at AS "expiresAt", retain_until AS "retainUntil",
          ${SIZE("memory", "metadata")} + coalesce((SELECT sum(${SIZE("v.memory", "v.metadata")})
            FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
        FROM memories m WHERE agent_id = $1 AND expires_at IS NOT NULL AND expires_at <= $2 AND rowid > $3

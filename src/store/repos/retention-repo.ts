@@ -18,6 +18,8 @@ export interface VersionInfo {
 export interface SupersededRef {
   memoryId: string;
   rowid: number;
+  /** The memory's organization and user (SPEC §8). */
+  org: string;
   userId: string;
   whole: boolean;
 }
@@ -34,6 +36,7 @@ export interface ConversationInfo {
 export interface MemoryInfo {
   rowid: number;
   id: string;
+  org: string;
   userId: string;
   importance: number;
   sourceType: string;
@@ -50,6 +53,7 @@ export interface MemoryInfo {
 export interface ExpiredMemory {
   rowid: number;
   id: string;
+  org: string;
   userId: string;
   updatedAt: number;
   expiresAt: number;

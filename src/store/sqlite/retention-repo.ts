@@ -44,7 +44,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
         },
         [number, string, number, number]
       >(
-        `SELECT m.rowid, m.id, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
+        `SELECT m.rowid, m.id, m.org_id AS org, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
            m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
            m.retain_until AS retainUntil,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
@@ -78,7 +78,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
            SELECT j.value, m.id, 1 FROM json_each(?) j JOIN memories m ON m.superseded_by = j.value
            UNION ALL SELECT c.root, m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
          )
-         SELECT c.root, m.rowid, m.id, m.user_id AS userId, m.version, m.updated_at AS updatedAt, m.retain_until AS retainUntil,
+         SELECT c.root, m.rowid, m.id, m.org_id AS org, m.user_id AS userId, m.version, m.updated_at AS updatedAt, m.retain_until AS retainUntil,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes
          FROM chain c JOIN memories m ON m.id = c.id ORDER BY c.root, c.depth, m.created_at DESC, m.rowid DESC`,
       )
@@ -94,7 +94,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
   async expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
     return this.db
       .query<ExpiredMemory, [number, number, string, number, number, number]>(
-        `SELECT rowid, id, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
+        `SELECT rowid, id, org_id AS org, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
            length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
              FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
          FROM memories m WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
