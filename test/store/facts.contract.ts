@@ -84,6 +84,7 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
         expect(await r.memories.sameText({ org: "default", ...q, key: 0 })).toEqual([]); // superseded
         expect(await r.memories.sameText({ org: "default", ...q, key: 2, agentId: "a2" })).toEqual([]);
         expect(await r.memories.sameText({ org: "default", ...q, key: 2, userId: "bob" })).toEqual([]);
+        expect(await r.memories.sameText({ org: "acme", ...q, key: 2 })).toEqual([]);
       });
     });
 
@@ -93,6 +94,9 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
           ["m3", "Lisbon", false],
         ]);
         expect(await r.facts.live({ ...SCOPE, agentId: "a2" }, ["user"])).toEqual([]);
+        // The same user id in another organization is another user: none of these facts are its.
+        expect(await r.facts.live({ ...SCOPE, org: "acme" }, ["user"])).toEqual([]);
+        expect(await r.facts.recent({ ...SCOPE, org: "acme" }, 5)).toEqual([]);
         expect((await r.facts.recent(SCOPE, 5)).map((f) => f.memoryId)).toEqual(["m3"]);
         const all = await r.facts.ofMemories(["m1", "m2", "m3"]);
         expect(all.map((f) => [f.memoryId, f.key, f.negative, f.ended])).toEqual([

@@ -2,6 +2,7 @@
 // memory ended them. Reads that a supersede decision rests on first take the user's fact lock.
 import type { Pg } from "./connection";
 import type { FactRepo, FactRow, FactScope, NewFactRow } from "../repos/fact-repo";
+import type { Owner } from "../repos/memory-repo";
 
 const COLUMNS =
   'id, memory_id AS "memoryId", subject, attribute, value, value_key AS key, qualifier, negative <> 0 AS negative, ended_by IS NOT NULL AS ended';
@@ -10,28 +11,30 @@ const COLUMNS =
  * Serialises the duplicate checks and supersede decisions of one user's concurrent writes (until the
  * transaction ends): under READ COMMITTED two transactions would otherwise decide on the same state.
  */
-export const lockUserFacts = (pg: Pg, userId: string) =>
-  pg.run("SELECT pg_advisory_xact_lock(hashtextextended('engram.facts/' || $1, 0))", [userId]);
+export const lockUserFacts = (pg: Pg, owner: Owner) =>
+  pg.run("SELECT pg_advisory_xact_lock(hashtextextended('engram.facts/' || $1, 0))", [
+    JSON.stringify([owner.org, owner.userId]),
+  ]);
 
 export class PgFactRepo implements FactRepo {
   constructor(private readonly pg: Pg) {}
 
   async live(scope: FactScope, subjects: readonly string[]): Promise<FactRow[]> {
     if (!subjects.length) return [];
-    await lockUserFacts(this.pg, scope.userId);
+    await lockUserFacts(this.pg, scope);
     return this.pg.all<FactRow>(
-      `SELECT ${COLUMNS} FROM memory_facts WHERE user_id = $1 AND agent_id = $2 AND session_id = $3
+      `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = $5 AND user_id = $1 AND agent_id = $2 AND session_id = $3
          AND subject = ANY($4::text[]) AND ended_by IS NULL ORDER BY id`,
-      [scope.userId, scope.agentId, scope.sessionId, subjects],
+      [scope.userId, scope.agentId, scope.sessionId, subjects, scope.org],
     );
   }
 
   async recent(scope: FactScope, n: number): Promise<FactRow[]> {
-    await lockUserFacts(this.pg, scope.userId);
+    await lockUserFacts(this.pg, scope);
     return this.pg.all<FactRow>(
-      `SELECT ${COLUMNS} FROM memory_facts WHERE user_id = $1 AND agent_id = $2 AND session_id = $3 AND ended_by IS NULL
-       ORDER BY id DESC LIMIT $4`,
-      [scope.userId, scope.agentId, scope.sessionId, n],
+      `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = $5 AND user_id = $1 AND agent_id = $2 AND session_id = $3
+         AND ended_by IS NULL ORDER BY id DESC LIMIT $4`,
+      [scope.userId, scope.agentId, scope.sessionId, n, scope.org],
     );
   }
 
@@ -45,8 +48,8 @@ export class PgFactRepo implements FactRepo {
   async insert(memoryId: string, scope: FactScope, facts: readonly NewFactRow[]): Promise<void> {
     if (!facts.length) return;
     await this.pg.run(
-      `INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative)
-       SELECT $1, $2, $3, $4, f.subject, f.attribute, f.value, f.value_key, f.qualifier, f.negative
+      `INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative, org_id)
+       SELECT $1, $2, $3, $4, f.subject, f.attribute, f.value, f.value_key, f.qualifier, f.negative, $11
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[])
          WITH ORDINALITY AS f(subject, attribute, value, value_key, qualifier, negative, n) ORDER BY n`,
       [
@@ -60,6 +63,7 @@ export class PgFactRepo implements FactRepo {
         facts.map((f) => f.key),
         facts.map((f) => f.qualifier),
         facts.map((f) => (f.negative ? 1 : 0)),
+        scope.org,
       ],
     );
   }

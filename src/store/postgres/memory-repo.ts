@@ -192,7 +192,7 @@ export class PgMemoryRepo implements MemoryRepo {
 
   /** Takes the user's fact lock first: two concurrent identical adds of one user find each other. */
   async sameText(q: { org: string; userId: string; agentId: string; sessionId: string; key: number; now: number }) {
-    await lockUserFacts(this.pg, q.userId);
+    await lockUserFacts(this.pg, q);
     return this.pg.all<{ rowid: number; id: string; memory: string }>(
       `SELECT rowid, id, memory FROM memories WHERE org_id = $6 AND user_id = $1 AND text_key = $2 AND agent_id = $3
          AND session_id = $4 AND superseded_by IS NULL AND ${VISIBLE("$5")}`,

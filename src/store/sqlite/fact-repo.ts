@@ -1,4 +1,5 @@
-// The memory_facts table (migration 15): the facts each memory states and which memory ended them.
+// The memory_facts table (migration 15): the facts each memory states and which memory ended them;
+// a scope's reads and writes name its organization with the user (SPEC §8).
 import type { Db } from "./connection";
 import type { FactRepo, FactRow, FactScope, NewFactRow } from "../repos/fact-repo";
 
@@ -13,21 +14,21 @@ export class SqliteFactRepo implements FactRepo {
   async live(scope: FactScope, subjects: readonly string[]): Promise<FactRow[]> {
     if (!subjects.length) return [];
     return this.db
-      .query<Raw, [string, string, string, string]>(
-        `SELECT ${COLUMNS} FROM memory_facts WHERE user_id = ? AND agent_id = ? AND session_id = ?
+      .query<Raw, [string, string, string, string, string]>(
+        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?
            AND subject IN (SELECT value FROM json_each(?)) AND ended_by IS NULL ORDER BY id`,
       )
-      .all(scope.userId, scope.agentId, scope.sessionId, JSON.stringify(subjects))
+      .all(scope.org, scope.userId, scope.agentId, scope.sessionId, JSON.stringify(subjects))
       .map(row);
   }
 
   async recent(scope: FactScope, n: number): Promise<FactRow[]> {
     return this.db
-      .query<Raw, [string, string, string, number]>(
-        `SELECT ${COLUMNS} FROM memory_facts WHERE user_id = ? AND agent_id = ? AND session_id = ? AND ended_by IS NULL
-         ORDER BY id DESC LIMIT ?`,
+      .query<Raw, [string, string, string, string, number]>(
+        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?
+           AND ended_by IS NULL ORDER BY id DESC LIMIT ?`,
       )
-      .all(scope.userId, scope.agentId, scope.sessionId, n)
+      .all(scope.org, scope.userId, scope.agentId, scope.sessionId, n)
       .map(row);
   }
 
@@ -43,12 +44,13 @@ export class SqliteFactRepo implements FactRepo {
 
   async insert(memoryId: string, scope: FactScope, facts: readonly NewFactRow[]): Promise<void> {
     const ins = this.db.query(
-      `INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memory_facts (memory_id, org_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const f of facts)
       ins.run(
         memoryId,
+        scope.org,
         scope.userId,
         scope.agentId,
         scope.sessionId,

@@ -9,6 +9,7 @@ import m0006 from "./0006_request_audit.sql" with { type: "text" };
 import m0007 from "./0007_erased_user_pseudonyms.sql" with { type: "text" };
 import m0008 from "./0008_organizations.sql" with { type: "text" };
 import m0009 from "./0009_organization_keys.sql" with { type: "text" };
+import m0010 from "./0010_fact_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -26,4 +27,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 7, name: "erased user pseudonyms", sql: m0007 },
   { version: 8, name: "organizations", sql: m0008 },
   { version: 9, name: "organization keys", sql: m0009 },
+  { version: 10, name: "fact keys", sql: m0010 },
 ];

@@ -21,6 +21,7 @@ import m0016 from "./0016_request_audit.sql" with { type: "text" };
 import m0018 from "./0018_term_evidence.sql" with { type: "text" };
 import m0019 from "./0019_organizations.sql" with { type: "text" };
 import m0020 from "./0020_organization_keys.sql" with { type: "text" };
+import m0021 from "./0021_fact_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -61,4 +62,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 18, name: "term evidence", sql: m0018 },
   { version: 19, name: "organizations", sql: m0019 },
   { version: 20, name: "organization keys", sql: m0020 },
+  { version: 21, name: "fact keys", sql: m0021 },
 ];
