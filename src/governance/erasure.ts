@@ -1,7 +1,7 @@
 // A user's erasure request (delete_all_memories with cascade): removes the user's data from
 // every layer except what policy must keep (purgeOnUserRequest false, FINRA/HIPAA minimum
 // retention), and logs the request for compliance reports.
-import type { Repos, UserRecord } from "~/store/store";
+import type { Repos, UserRecord, Owner } from "~/store/store";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
 import type { DeletionPolicy, Erasure } from "~/memory/memory-hooks";
@@ -30,9 +30,10 @@ export class UserErasure implements Erasure, DeletionPolicy {
   /** Runs inside the cascade's transaction `tx`, after the memories. */
   async eraseUser(
     tx: Repos,
-    userId: string,
+    owner: Owner,
     memories: { deleted: number; retained: number },
   ): Promise<{ retained: Counts }> {
+    const userId = owner.userId;
     const now = this.clock.now();
     const deleted: Counts = { vector: memories.deleted };
     const retained: Counts = {};
@@ -44,7 +45,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     await this.conversations(tx, userId, now, count);
     await this.orgRecords(tx, userId, now, count);
     // Sessions hold no conversation content, so they go even where policy retains conversations.
-    deleted.sessions = await tx.sessions.deleteUser(userId);
+    deleted.sessions = await tx.sessions.deleteUser(owner);
     // The logs that outlive the erasure keep the request and the calls, under a pseudonym instead of the id.
     const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), userId);
     await tx.governance.pseudonymize(userId, pseudonym);

@@ -13,7 +13,7 @@ import {
   SweepInput,
 } from "~/sessions/sessions.schema";
 import { spec, type RouteSpec } from "./route-spec";
-import { userScopeOf } from "./access";
+import { orgScopeOf, userScopeOf } from "./access";
 import { ACCESS } from "~/identity/access";
 
 const doc = <const S extends Omit<RouteSpec, "tag" | "summary">>(summary: string, s: S) =>
@@ -35,7 +35,7 @@ export const sessionRoutes = (s: Services) =>
     )
     .post(
       "/sessions/expire-idle",
-      ({ body }) => s.sessions.expireIdle(body),
+      ({ body, request }) => s.sessions.expireIdle(body ?? {}, orgScopeOf(request).org),
       doc("Persist idle and ended states that time has reached", {
         description: SWEEP_SCOPE,
         body: SweepInput,
@@ -46,7 +46,7 @@ export const sessionRoutes = (s: Services) =>
     )
     .post(
       "/sessions/cleanup",
-      ({ body }) => s.sessions.cleanup(body),
+      ({ body, request }) => s.sessions.cleanup(body ?? {}, orgScopeOf(request).org),
       doc("Archive (archiveAfter) and delete (deleteEndedAfter) ended sessions", {
         description: SWEEP_SCOPE,
         body: SweepInput,

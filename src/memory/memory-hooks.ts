@@ -1,6 +1,6 @@
 import type { FactExtractor } from "~/facts/fact-extractor";
 import type { FactRecogniser } from "~/facts/fact-recogniser";
-import type { Repos } from "~/store/store";
+import type { Repos, Owner } from "~/store/store";
 
 // The ports through which other layers join memory writes and deletions (conversations,
 // graph links, governance's justification gate, cascade erasure) without the memory service
@@ -68,7 +68,7 @@ export interface Erasure {
   /** Runs inside the cascade transaction after the memories: erases the other layers, logs the request, reports what was kept. */
   eraseUser(
     tx: Repos,
-    userId: string,
+    owner: Owner,
     memories: { deleted: number; retained: number },
   ): Promise<{ retained: Record<string, number> }>;
 }

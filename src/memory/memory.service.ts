@@ -438,7 +438,7 @@ export class MemoryService {
       }
       const kept = await tx.memories.countForUser(scope, scope.agentId);
       const retained = cascade
-        ? (await this.hooks.erasure.eraseUser(tx, userId, { deleted, retained: kept })).retained
+        ? (await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept })).retained
         : kept
           ? { vector: kept }
           : {};

@@ -1,7 +1,7 @@
 // The sessions API (SPEC §5.8): create under the policy's limits, touch, end, read, and the
 // expire-idle / cleanup sweeps, each executing the sessions block of the effective policy of
 // the session's memory space (agent_id). Time comes only from the injected clock.
-import type { Repos, SessionRow, SessionScope, Store } from "~/store/store";
+import type { Owner, Repos, SessionRow, SessionScope, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -53,6 +53,7 @@ export class SessionsService {
     const now = this.clock.now();
     const row: SessionRow = {
       id: newId(),
+      org_id: scope.org,
       user_id: scope.userId,
       memory_space_id: spaceId,
       device: input.device ?? null,
@@ -87,9 +88,9 @@ export class SessionsService {
     const stored =
       q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
     const read = await this.store.read(async (r) => ({
-      live: await r.sessions.liveOf(userId, space),
-      terminal: stored.length ? await r.sessions.terminal(userId, space, stored, limit) : [],
-      terminalTotal: stored.length ? await r.sessions.countTerminal(userId, space, stored) : 0,
+      live: await r.sessions.liveOf(scope, space),
+      terminal: stored.length ? await r.sessions.terminal(scope, space, stored, limit) : [],
+      terminalTotal: stored.length ? await r.sessions.countTerminal(scope, space, stored) : 0,
     }));
     for (const row of [...read.live, ...read.terminal])
       if (!rules.has(row.memory_space_id)) rules.set(row.memory_space_id, await this.rules(row.memory_space_id));
@@ -118,7 +119,7 @@ export class SessionsService {
         last_activity_at: now,
         expires_at: expiryAfterActivity(row, rules, now),
       };
-      await tx.sessions.touch(scope.userId, id, now, next.expires_at);
+      await tx.sessions.touch(scope, id, now, next.expires_at);
       return { success: true as const, session: toView(next, rules, now) };
     });
   }
@@ -129,24 +130,25 @@ export class SessionsService {
     return this.store.write(async (tx) => {
       const { row, rules, phase } = await this.current(tx, scope, id, now);
       const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
-      if (next.state !== row.state) await tx.sessions.setState(scope.userId, id, next);
+      if (next.state !== row.state) await tx.sessions.setState(scope, id, next);
       return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
     });
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
-  async expireIdle(input: SweepInput = {}): Promise<ExpireIdleResponse> {
+  /** `org`: the caller's organization (an admin sweeps its own); null: every organization. */
+  async expireIdle(input: SweepInput, org: string | null): Promise<ExpireIdleResponse> {
     const now = this.clock.now();
     const { idled, ended } = await this.store.exclusive("session-sweeps", () =>
-      this.store.write((tx) => this.settle(tx, scopeOf(input), now)),
+      this.store.write((tx) => this.settle(tx, scopeOf(input, org), now)),
     );
     return { success: true as const, idled, ended };
   }
 
   /** Settles the lifecycle first, then deletes (deleteEndedAfter) and archives (archiveAfter) by age since the end. */
-  cleanup(input: SweepInput = {}): Promise<CleanupResponse> {
+  cleanup(input: SweepInput, org: string | null): Promise<CleanupResponse> {
     const now = this.clock.now();
-    const scope = scopeOf(input);
+    const scope = scopeOf(input, org);
     const sweep = () =>
       this.store.write(async (tx) => {
         await this.settle(tx, scope, now);
@@ -165,8 +167,8 @@ export class SessionsService {
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */
-  deleteUser(userId: string): Promise<number> {
-    return this.store.write((tx) => tx.sessions.deleteUser(userId));
+  deleteUser(owner: Owner): Promise<number> {
+    return this.store.write((tx) => tx.sessions.deleteUser(owner));
   }
 
   private async settle(tx: Repos, scope: SessionScope, now: number): Promise<{ idled: number; ended: number }> {
@@ -176,7 +178,7 @@ export class SessionsService {
     for (const row of await tx.sessions.live(scope)) {
       const phase = phaseAt(row, await rulesOf(row.memory_space_id), now);
       if (phase.state === row.state) continue;
-      await tx.sessions.setState(row.user_id, row.id, phase);
+      await tx.sessions.setState({ org: row.org_id, userId: row.user_id }, row.id, phase);
       if (phase.state === "idle") idled++;
       if (phase.state === "ended") ended++;
     }
@@ -185,7 +187,7 @@ export class SessionsService {
 
   private async checkLimits(tx: Repos, row: SessionRow, rules: SessionRules, now: number): Promise<void> {
     if (rules.maxActive === undefined && (rules.maxPerDevice === undefined || row.device === null)) return;
-    const live = (await tx.sessions.liveOf(row.user_id, row.memory_space_id)).filter((r) =>
+    const live = (await tx.sessions.liveOf({ org: row.org_id, userId: row.user_id }, row.memory_space_id)).filter((r) =>
       isLive(phaseAt(r, rules, now)),
     );
     const where = `in memory space '${row.memory_space_id}'`;
@@ -214,13 +216,14 @@ export class SessionsService {
 
   /** The user's session; one in another agent's space is missing for a key bound to an agent. */
   private async mustGet(r: Repos, scope: UserScope, id: string): Promise<SessionRow> {
-    const row = await r.sessions.get(scope.userId, id);
+    const row = await r.sessions.get(scope, id);
     if (!row || (scope.agentId !== undefined && row.memory_space_id !== scope.agentId)) throw notFound("session", id);
     return row;
   }
 }
 
-const scopeOf = (input: SweepInput): SessionScope => ({
+const scopeOf = (input: SweepInput, org: string | null): SessionScope => ({
+  org,
   userId: input.user_id ?? null,
   spaceId: input.agent_id ?? null,
 });

@@ -1,4 +1,4 @@
-// Organizations (SPEC §8), memories and search in process: org A's "alice" and org B's "alice" are two
+// Organizations (SPEC §8), memories, search and sessions in process: org A's "alice" and org B's "alice" are two
 // users — by id, in a listing, in search and in the search cache (warmed in A, asked from B). Runs on
 // both stores (ENGRAM_TEST_STORE=postgres). Over HTTP the server still refuses other organizations' keys
 // until every layer is scoped; these calls go through the services the routes call.
@@ -10,7 +10,7 @@ import { userScopeOf } from "~/shared/principal";
 const a = userScopeOf("default", "alice");
 const b = userScopeOf("acme", "alice");
 
-describe("organizations: memories and search", () => {
+describe("organizations: memories, search and sessions", () => {
   let t: TestApp;
   let ours: string;
   beforeAll(async () => {
@@ -51,5 +51,20 @@ describe("organizations: memories and search", () => {
     );
     await t.services.memory.deleteAll(b, {});
     expect((await t.services.memory.list(a, {})).results.map((m) => m.id)).toEqual([ours]);
+  });
+
+  test("a session of one organization's alice is NOT_FOUND for another's, and another organization's sweep leaves it", async () => {
+    const { session } = await t.services.sessions.create(a, { user_id: "alice" });
+    const notFound = { code: "NOT_FOUND", message: `session '${session.id}' not found` };
+    for (const call of [
+      () => t.services.sessions.get(b, session.id),
+      () => t.services.sessions.touch(b, session.id),
+      () => t.services.sessions.end(b, session.id),
+    ])
+      expect(await call().catch((e) => ({ code: e.code, message: e.message }))).toEqual(notFound);
+    expect((await t.services.sessions.list(b, { user_id: "alice" })).results).toEqual([]);
+    t.clock.advance(365 * 24 * 3600_000);
+    expect(await t.services.sessions.expireIdle({}, "acme")).toEqual({ success: true, idled: 0, ended: 0 });
+    expect((await t.services.sessions.expireIdle({}, "default")).ended).toBe(1);
   });
 });

@@ -34,11 +34,12 @@ describe("isolation between users", () => {
     expect(list.body).toEqual({ results: [mine], total: 1, has_more: false });
   });
 
-  test("deleteUser (cascade erasure) removes every session of that user and no one else's", async () => {
+  test("deleteUser (cascade erasure) removes every session of that user and no one else's (nor the same user id's in another organization)", async () => {
     const a = await start(t);
     await end(t, (await start(t)).id);
     const b = await start(t, { user_id: "bob" });
-    expect(await t.services.sessions.deleteUser("alice")).toBe(2);
+    expect(await t.services.sessions.deleteUser({ org: "acme", userId: "alice" })).toBe(0);
+    expect(await t.services.sessions.deleteUser({ org: "default", userId: "alice" })).toBe(2);
     expect((await t.get(`/sessions/${a.id}?user_id=alice`)).status).toBe(404);
     expect((await t.get(`/sessions/${b.id}?user_id=bob`)).status).toBe(200);
   });

@@ -1,8 +1,10 @@
-// Sessions (SPEC §5.8). Reads and writes a client asks for are scoped by user_id; the sweeps
-// (expire-idle, cleanup) take an optional user/space scope.
+// Sessions (SPEC §5.8). Reads and writes a client asks for are scoped by organization and user_id; the
+// sweeps (expire-idle, cleanup) take an optional organization/user/space scope.
+import type { Owner } from "./memory-repo";
 
 export interface SessionRow {
   id: string;
+  org_id: string;
   user_id: string;
   memory_space_id: string;
   device: string | null;
@@ -18,23 +20,26 @@ export interface SessionRow {
 
 /** Optional narrowing of a sweep or list; null = every user / every space. */
 export interface SessionScope {
+  /** null: every organization (the scheduled sweep); a caller's sweep names its own. */
+  org: string | null;
+  /** A user of `org` (set only with it). */
   userId: string | null;
   spaceId: string | null;
 }
 
 export interface SessionRepo {
   insert(r: SessionRow): Promise<void>;
-  get(userId: string, id: string): Promise<SessionRow | null>;
+  get(owner: Owner, id: string): Promise<SessionRow | null>;
   /** A user's rows stored as active or idle (their effective state may since have moved on), newest first. */
-  liveOf(userId: string, spaceId: string | null): Promise<SessionRow[]>;
+  liveOf(owner: Owner, spaceId: string | null): Promise<SessionRow[]>;
   /** Rows stored as active or idle within a sweep's scope, newest first. */
   live(scope: SessionScope): Promise<SessionRow[]>;
   /** Newest stored rows of a user in the given terminal states (ended, archived). */
-  terminal(userId: string, spaceId: string | null, states: readonly string[], limit: number): Promise<SessionRow[]>;
-  countTerminal(userId: string, spaceId: string | null, states: readonly string[]): Promise<number>;
-  touch(userId: string, id: string, now: number, expiresAt: number): Promise<void>;
+  terminal(owner: Owner, spaceId: string | null, states: readonly string[], limit: number): Promise<SessionRow[]>;
+  countTerminal(owner: Owner, spaceId: string | null, states: readonly string[]): Promise<number>;
+  touch(owner: Owner, id: string, now: number, expiresAt: number): Promise<void>;
   setState(
-    userId: string,
+    owner: Owner,
     id: string,
     s: { state: string; ended_at: number | null; end_reason: string | null },
   ): Promise<void>;
@@ -44,5 +49,5 @@ export interface SessionRepo {
   archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): Promise<number>;
   /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted; returns how many. */
   deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): Promise<number>;
-  deleteUser(userId: string): Promise<number>;
+  deleteUser(owner: Owner): Promise<number>;
 }

@@ -1,11 +1,12 @@
-// Sessions in SQLite (SPEC §5.8). Reads and writes a client asks for are scoped by user_id; the
-// sweeps (expire-idle, cleanup) take an optional user/space scope.
+// Sessions in SQLite (SPEC §5.8). Reads and writes a client asks for are scoped by organization and
+// user_id; the sweeps (expire-idle, cleanup) take an optional organization/user/space scope.
 import type { Db } from "./connection";
 import type { SessionRepo, SessionRow, SessionScope } from "../repos/session-repo";
+import type { Owner } from "../repos/memory-repo";
 
 const LIVE = "state IN ('active', 'idle')";
-const IN_SCOPE = "(? IS NULL OR user_id = ?) AND (? IS NULL OR memory_space_id = ?)";
-const scopeArgs = (s: SessionScope) => [s.userId, s.userId, s.spaceId, s.spaceId] as const;
+const IN_SCOPE = "(? IS NULL OR org_id = ?) AND (? IS NULL OR user_id = ?) AND (? IS NULL OR memory_space_id = ?)";
+const scopeArgs = (s: SessionScope) => [s.org, s.org, s.userId, s.userId, s.spaceId, s.spaceId] as const;
 
 export class SqliteSessionRepo implements SessionRepo {
   constructor(private readonly db: Db) {}
@@ -13,11 +14,12 @@ export class SqliteSessionRepo implements SessionRepo {
   async insert(r: SessionRow): Promise<void> {
     this.db
       .query(
-        `INSERT INTO sessions (id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sessions (id, org_id, user_id, memory_space_id, device, metadata, state, created_at, last_activity_at, expires_at, ended_at, end_reason, archived_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         r.id,
+        r.org_id,
         r.user_id,
         r.memory_space_id,
         r.device,
@@ -32,19 +34,19 @@ export class SqliteSessionRepo implements SessionRepo {
       );
   }
 
-  async get(userId: string, id: string): Promise<SessionRow | null> {
+  async get(o: Owner, id: string): Promise<SessionRow | null> {
     return this.db
-      .query<SessionRow, [string, string]>("SELECT * FROM sessions WHERE user_id = ? AND id = ?")
-      .get(userId, id);
+      .query<SessionRow, [string, string, string]>("SELECT * FROM sessions WHERE id = ? AND org_id = ? AND user_id = ?")
+      .get(id, o.org, o.userId);
   }
 
   /** A user's rows stored as active or idle (their effective state may since have moved on). */
-  async liveOf(userId: string, spaceId: string | null): Promise<SessionRow[]> {
+  async liveOf(o: Owner, spaceId: string | null): Promise<SessionRow[]> {
     return this.db
       .query<SessionRow, (string | null)[]>(
-        `SELECT * FROM sessions WHERE user_id = ? AND ${LIVE} AND (? IS NULL OR memory_space_id = ?) ORDER BY created_at DESC, id DESC`,
+        `SELECT * FROM sessions WHERE org_id = ? AND user_id = ? AND ${LIVE} AND (? IS NULL OR memory_space_id = ?) ORDER BY created_at DESC, id DESC`,
       )
-      .all(userId, spaceId, spaceId);
+      .all(o.org, o.userId, spaceId, spaceId);
   }
 
   /** Rows stored as active or idle within a sweep's scope. */
@@ -57,43 +59,41 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Newest stored ended/archived rows of a user in the given states. */
-  async terminal(
-    userId: string,
-    spaceId: string | null,
-    states: readonly string[],
-    limit: number,
-  ): Promise<SessionRow[]> {
+  async terminal(o: Owner, spaceId: string | null, states: readonly string[], limit: number): Promise<SessionRow[]> {
     const [a = "", b = a] = states;
     return this.db
       .query<SessionRow, (string | number | null)[]>(
-        `SELECT * FROM sessions WHERE user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT * FROM sessions WHERE org_id = ? AND user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?)
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
-      .all(userId, spaceId, spaceId, a, b, limit);
+      .all(o.org, o.userId, spaceId, spaceId, a, b, limit);
   }
 
-  async countTerminal(userId: string, spaceId: string | null, states: readonly string[]): Promise<number> {
+  async countTerminal(o: Owner, spaceId: string | null, states: readonly string[]): Promise<number> {
     const [a = "", b = a] = states;
     return this.db
       .query<{ n: number }, (string | null)[]>(
-        "SELECT count(*) AS n FROM sessions WHERE user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?)",
+        "SELECT count(*) AS n FROM sessions WHERE org_id = ? AND user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?)",
       )
-      .get(userId, spaceId, spaceId, a, b)!.n;
+      .get(o.org, o.userId, spaceId, spaceId, a, b)!.n;
   }
 
-  async touch(userId: string, id: string, now: number, expiresAt: number): Promise<void> {
+  async touch(o: Owner, id: string, now: number, expiresAt: number): Promise<void> {
     this.db
-      .query("UPDATE sessions SET state = 'active', last_activity_at = ?, expires_at = ? WHERE user_id = ? AND id = ?")
-      .run(now, expiresAt, userId, id);
+      .query(
+        "UPDATE sessions SET state = 'active', last_activity_at = ?, expires_at = ? WHERE id = ? AND org_id = ? AND user_id = ?",
+      )
+      .run(now, expiresAt, id, o.org, o.userId);
   }
 
   async setState(
-    userId: string,
+    o: Owner,
     id: string,
     s: { state: string; ended_at: number | null; end_reason: string | null },
   ): Promise<void> {
     this.db
-      .query("UPDATE sessions SET state = ?, ended_at = ?, end_reason = ? WHERE user_id = ? AND id = ?")
-      .run(s.state, s.ended_at, s.end_reason, userId, id);
+      .query("UPDATE sessions SET state = ?, ended_at = ?, end_reason = ? WHERE id = ? AND org_id = ? AND user_id = ?")
+      .run(s.state, s.ended_at, s.end_reason, id, o.org, o.userId);
   }
 
   /** Memory spaces that hold ended or archived sessions in scope (each has its own cleanup rules). */
@@ -124,7 +124,7 @@ export class SqliteSessionRepo implements SessionRepo {
       .run(spaceId, endedBy, ...scopeArgs(scope)).changes;
   }
 
-  async deleteUser(userId: string): Promise<number> {
-    return this.db.query("DELETE FROM sessions WHERE user_id = ?").run(userId).changes;
+  async deleteUser(o: Owner): Promise<number> {
+    return this.db.query("DELETE FROM sessions WHERE org_id = ? AND user_id = ?").run(o.org, o.userId).changes;
   }
 }

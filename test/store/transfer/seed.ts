@@ -178,6 +178,7 @@ export async function seed(store: Store): Promise<void> {
     await r.keys.revoke("org1", "k2", NOW + 6);
     await r.sessions.insert({
       id: "s1",
+      org_id: "default",
       user_id: "alice",
       memory_space_id: "space1",
       device: "laptop",
