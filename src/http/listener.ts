@@ -29,7 +29,7 @@ export function listen(o: ListenOptions): Listener {
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch: (request, server) => {
       started++;
-      setClientAddress(request, server.requestIP(request)?.address);
+      setClientAddress(request, () => server.requestIP(request)?.address);
       return o.fetch(request);
     },
   });
