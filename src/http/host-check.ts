@@ -35,9 +35,19 @@ export function makeHostCheck(o: HostCheckOptions): (request: Request) => AppErr
   }
   // A wildcard bind cannot know the names it is reached by: without a list, any Host (as the MCP SDK does).
   const anyHost = o.allowedHosts.includes("*") || (WILDCARD_BINDS.has(bind) && o.allowedHosts.length === 0);
-  const hostOk = (host: string) => {
+  const judged = (host: string) => {
     const [name, port] = splitHost(host);
     return anyHost || names.has(name) || pairs.has(`${name}:${port}`);
+  };
+  // Clients send the same few Host values: each is judged once (the parse cost every request 2% of a get).
+  const verdicts = new Map<string, boolean>();
+  const hostOk = (host: string) => {
+    let ok = verdicts.get(host);
+    if (ok === undefined) {
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(host, (ok = judged(host)));
+    }
+    return ok;
   };
   const listedOrigin = makeOriginCheck([...o.allowedOrigins, ...o.corsOrigins]);
   const originOk = (origin: string, host: string) => {
