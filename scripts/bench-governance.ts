@@ -89,7 +89,13 @@ async function seedLayers(e: Engine, rand: () => number): Promise<void> {
   await e.store.write(async ({ conversations: conv, immutable: imm, mutable: mut }) => {
     for (let i = 0; i < CONVERSATIONS; i++) {
       const now = NOW - Math.floor(rand() * 8 * YEAR_MS);
-      const conversation = { id: `c${i}`, userId: `u${i % 500}`, spaceId: `space-${i % SPACES}`, sessionId: null };
+      const conversation = {
+        id: `c${i}`,
+        org: "default",
+        userId: `u${i % 500}`,
+        spaceId: `space-${i % SPACES}`,
+        sessionId: null,
+      };
       await conv.create({ ...conversation, now, retainUntil: null });
       await conv.append(
         `c${i}`,

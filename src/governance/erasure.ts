@@ -42,7 +42,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
       counts[layer] = (counts[layer] ?? 0) + 1;
     };
     if (memories.retained) retained.vector = memories.retained;
-    await this.conversations(tx, userId, now, count);
+    await this.conversations(tx, owner, now, count);
     await this.orgRecords(tx, userId, now, count);
     // Sessions hold no conversation content, so they go even where policy retains conversations.
     deleted.sessions = await tx.sessions.deleteUser(owner);
@@ -61,10 +61,10 @@ export class UserErasure implements Erasure, DeletionPolicy {
     return { retained };
   }
 
-  private async conversations(tx: Repos, userId: string, now: number, count: Count): Promise<void> {
+  private async conversations(tx: Repos, owner: Owner, now: number, count: Count): Promise<void> {
     const policyOf = memo(async (space: string) => (await this.policies.forSpace(space, { r: tx })).policy);
     const erase: string[] = [];
-    for (const c of await tx.conversations.ofUser(userId)) {
+    for (const c of await tx.conversations.ofUser(owner)) {
       const gone = canEraseOnUserRequest(await policyOf(c.space), c.lastMessageAt, now, c.retainUntil);
       if (gone) erase.push(c.id);
       count("conversations", !gone);

@@ -29,6 +29,7 @@ export class ConversationsService implements ConversationRecorder {
   async record(
     tx: Repos,
     input: {
+      org: string;
       userId: string;
       agentId: string;
       sessionId?: string;
@@ -40,6 +41,7 @@ export class ConversationsService implements ConversationRecorder {
     const retainUntil = await this.earned(input.agentId, input.now, tx);
     await tx.conversations.create({
       id,
+      org: input.org,
       userId: input.userId,
       spaceId: input.agentId,
       sessionId: input.sessionId ?? null,
@@ -59,6 +61,7 @@ export class ConversationsService implements ConversationRecorder {
     const now = this.clock.now();
     const id = await this.store.write((tx) =>
       this.record(tx, {
+        org: scope.org,
         userId: scope.userId,
         agentId: scope.agentId ?? input.agent_id ?? DEFAULT_SPACE,
         sessionId: input.session_id,
@@ -100,8 +103,8 @@ export class ConversationsService implements ConversationRecorder {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
     const { rows, total } = await this.store.read(async (r) => ({
-      rows: await r.conversations.page(scope.userId, limit + 1, after),
-      total: await r.conversations.count(scope.userId),
+      rows: await r.conversations.page(scope, limit + 1, after),
+      total: await r.conversations.count(scope),
     }));
     const page = rows.slice(0, limit);
     const last = page.at(-1);
@@ -116,7 +119,7 @@ export class ConversationsService implements ConversationRecorder {
 
   /** The user's conversation; one of another agent's space is missing for a key bound to an agent. */
   private async mustGet(scope: UserScope, id: string, r: Repos): Promise<ConversationRow> {
-    const c = await r.conversations.get(scope.userId, id);
+    const c = await r.conversations.get(scope, id);
     if (!c || (scope.agentId !== undefined && c.memory_space_id !== scope.agentId)) throw notFound("conversation", id);
     return c;
   }

@@ -11,6 +11,7 @@ export interface ConversationRecorder {
   record(
     tx: Repos,
     input: {
+      org: string;
       userId: string;
       agentId: string;
       sessionId?: string;

@@ -124,6 +124,7 @@ export class MemoryService {
     const stored = await this.store.group(async (tx) => {
       const conversationRef = input.messages
         ? ((await this.hooks.conversations.record(tx, {
+            org: scope.org,
             userId: scope.userId,
             agentId: scope.agentId,
             sessionId: input.session_id,

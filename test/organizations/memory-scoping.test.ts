@@ -1,4 +1,4 @@
-// Organizations (SPEC §8), memories, search and sessions in process: org A's "alice" and org B's "alice" are two
+// Organizations (SPEC §8), memories, search, sessions and conversations in process: org A's "alice" and org B's "alice" are two
 // users — by id, in a listing, in search and in the search cache (warmed in A, asked from B). Runs on
 // both stores (ENGRAM_TEST_STORE=postgres). Over HTTP the server still refuses other organizations' keys
 // until every layer is scoped; these calls go through the services the routes call.
@@ -10,7 +10,7 @@ import { userScopeOf } from "~/shared/principal";
 const a = userScopeOf("default", "alice");
 const b = userScopeOf("acme", "alice");
 
-describe("organizations: memories, search and sessions", () => {
+describe("organizations: memories, search, sessions and conversations", () => {
   let t: TestApp;
   let ours: string;
   beforeAll(async () => {
@@ -66,5 +66,25 @@ describe("organizations: memories, search and sessions", () => {
     t.clock.advance(365 * 24 * 3600_000);
     expect(await t.services.sessions.expireIdle({}, "acme")).toEqual({ success: true, idled: 0, ended: 0 });
     expect((await t.services.sessions.expireIdle({}, "default")).ended).toBe(1);
+  });
+
+  test("a conversation of one organization's alice is NOT_FOUND for another's and not in its list", async () => {
+    const created = await t.services.conversations.create(a, {
+      user_id: "alice",
+      messages: [{ role: "user", content: "hello" }],
+    });
+    const id = created.id;
+    const notFound = { code: "NOT_FOUND", message: `conversation '${id}' not found` };
+    for (const call of [
+      () => t.services.conversations.get(b, id),
+      () =>
+        t.services.conversations.append(b, id, {
+          user_id: "alice",
+          messages: [{ role: "user", content: "from acme" }],
+        }),
+    ])
+      expect(await call().catch((e) => ({ code: e.code, message: e.message }))).toEqual(notFound);
+    expect(await t.services.conversations.list(b, { user_id: "alice" })).toMatchObject({ results: [], total: 0 });
+    expect((await t.services.conversations.list(a, { user_id: "alice" })).total).toBe(1);
   });
 });

@@ -234,6 +234,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       await e.tx(async (r) => {
         await r.conversations.create({
           id: "conv1",
+          org: "default",
           userId: "alice",
           spaceId: "a1",
           sessionId: null,
@@ -256,7 +257,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
         "hello",
         "bye",
       ]);
-      expect(await e.tx((r) => r.conversations.get("alice", "conv1"))).toMatchObject({
+      expect(await e.tx((r) => r.conversations.get(owner("alice"), "conv1"))).toMatchObject({
         message_count: 3,
         bytes: 2 + 4 + 5 + 9 + 3 + 4,
         last_message_at: NOW + 2,

@@ -1,9 +1,11 @@
 // The data layers besides memories (SPEC §5.1): conversations with their append-only messages,
 // immutable records with every version, mutable keys. Deleting is here once, for every caller
-// (the API, enforcement, a user's erasure).
+// (the API, enforcement, a user's erasure). A user's conversations are found by organization and user.
+import type { Owner } from "./memory-repo";
 
 export interface ConversationRow {
   id: string;
+  org_id: string;
   user_id: string;
   memory_space_id: string;
   session_id: string | null;
@@ -25,6 +27,7 @@ export interface MessageRow {
 export interface ConversationRepo {
   create(c: {
     id: string;
+    org: string;
     userId: string;
     spaceId: string;
     sessionId: string | null;
@@ -38,13 +41,13 @@ export interface ConversationRepo {
     now: number,
     retainUntil: number | null,
   ): Promise<void>;
-  get(userId: string, id: string): Promise<ConversationRow | null>;
+  get(owner: Owner, id: string): Promise<ConversationRow | null>;
   messages(id: string): Promise<MessageRow[]>;
   /** Newest first; `after` is the (created_at, id) of the last row of the previous page. */
-  page(userId: string, limit: number, after?: [number, string]): Promise<ConversationRow[]>;
-  count(userId: string): Promise<number>;
+  page(owner: Owner, limit: number, after?: [number, string]): Promise<ConversationRow[]>;
+  count(owner: Owner): Promise<number>;
   /** Every conversation of the user, with its space, last message time and earned retention (erasure). */
-  ofUser(userId: string): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]>;
+  ofUser(owner: Owner): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]>;
   archive(ids: string[], now: number): Promise<void>;
   delete(ids: string[]): Promise<void>;
 }

@@ -1,4 +1,6 @@
-// Conversations and their append-only messages in SQLite; reads a client asks for are scoped by user_id.
+// Conversations and their append-only messages in SQLite; reads a client asks for are scoped by
+// organization and user_id.
+import type { Owner } from "../repos/memory-repo";
 import type { Db } from "./connection";
 import { RAISED } from "./memory-repo";
 import type { ConversationRepo, ConversationRow, MessageRow } from "../repos/layer-repos";
@@ -10,6 +12,7 @@ export class SqliteConversationRepo implements ConversationRepo {
 
   async create(c: {
     id: string;
+    org: string;
     userId: string;
     spaceId: string;
     sessionId: string | null;
@@ -18,9 +21,9 @@ export class SqliteConversationRepo implements ConversationRepo {
   }): Promise<void> {
     this.db
       .query(
-        "INSERT INTO conversations (id, user_id, memory_space_id, session_id, created_at, last_message_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO conversations (id, org_id, user_id, memory_space_id, session_id, created_at, last_message_at, retain_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(c.id, c.userId, c.spaceId, c.sessionId, c.now, c.now, c.retainUntil);
+      .run(c.id, c.org, c.userId, c.spaceId, c.sessionId, c.now, c.now, c.retainUntil);
   }
 
   async append(
@@ -50,10 +53,12 @@ export class SqliteConversationRepo implements ConversationRepo {
       .run(messages.length, bytes, now, retainUntil, id);
   }
 
-  async get(userId: string, id: string): Promise<ConversationRow | null> {
+  async get(o: Owner, id: string): Promise<ConversationRow | null> {
     return this.db
-      .query<ConversationRow, [string, string]>("SELECT * FROM conversations WHERE user_id = ? AND id = ?")
-      .get(userId, id);
+      .query<ConversationRow, [string, string, string]>(
+        "SELECT * FROM conversations WHERE id = ? AND org_id = ? AND user_id = ?",
+      )
+      .get(id, o.org, o.userId);
   }
 
   async messages(id: string): Promise<MessageRow[]> {
@@ -64,35 +69,35 @@ export class SqliteConversationRepo implements ConversationRepo {
       .all(id);
   }
 
-  async page(userId: string, limit: number, after?: [number, string]): Promise<ConversationRow[]> {
+  async page(o: Owner, limit: number, after?: [number, string]): Promise<ConversationRow[]> {
     if (!after)
       return this.db
-        .query<ConversationRow, [string, number]>(
-          "SELECT * FROM conversations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+        .query<ConversationRow, [string, string, number]>(
+          "SELECT * FROM conversations WHERE org_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
         )
-        .all(userId, limit);
+        .all(o.org, o.userId, limit);
     return this.db
-      .query<ConversationRow, [string, number, number, string, number]>(
-        "SELECT * FROM conversations WHERE user_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?",
+      .query<ConversationRow, [string, string, number, number, string, number]>(
+        "SELECT * FROM conversations WHERE org_id = ? AND user_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?",
       )
-      .all(userId, after[0], after[0], after[1], limit);
+      .all(o.org, o.userId, after[0], after[0], after[1], limit);
   }
 
-  async count(userId: string): Promise<number> {
+  async count(o: Owner): Promise<number> {
     return this.db
-      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM conversations WHERE user_id = ?")
-      .get(userId)!.n;
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM conversations WHERE org_id = ? AND user_id = ?",
+      )
+      .get(o.org, o.userId)!.n;
   }
 
-  async ofUser(
-    userId: string,
-  ): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]> {
+  async ofUser(o: Owner): Promise<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }[]> {
     return this.db
-      .query<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }, [string]>(
+      .query<{ id: string; space: string; lastMessageAt: number; retainUntil: number | null }, [string, string]>(
         `SELECT id, memory_space_id AS space, last_message_at AS lastMessageAt, retain_until AS retainUntil
-         FROM conversations WHERE user_id = ?`,
+         FROM conversations WHERE org_id = ? AND user_id = ?`,
       )
-      .all(userId);
+      .all(o.org, o.userId);
   }
 
   async archive(ids: string[], now: number): Promise<void> {

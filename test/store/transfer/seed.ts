@@ -69,6 +69,7 @@ export async function seed(store: Store): Promise<void> {
     await r.memories.supersede(owner("alice"), ["m3"], "m1");
     await r.conversations.create({
       id: "c1",
+      org: "default",
       userId: "alice",
       spaceId: "space1",
       sessionId: null,

@@ -10,6 +10,7 @@ import m0007 from "./0007_erased_user_pseudonyms.sql" with { type: "text" };
 import m0008 from "./0008_organizations.sql" with { type: "text" };
 import m0009 from "./0009_organization_keys.sql" with { type: "text" };
 import m0010 from "./0010_fact_keys.sql" with { type: "text" };
+import m0011 from "./0011_layer_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -28,4 +29,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 8, name: "organizations", sql: m0008 },
   { version: 9, name: "organization keys", sql: m0009 },
   { version: 10, name: "fact keys", sql: m0010 },
+  { version: 11, name: "layer keys", sql: m0011 },
 ];

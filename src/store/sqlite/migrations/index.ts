@@ -22,6 +22,7 @@ import m0018 from "./0018_term_evidence.sql" with { type: "text" };
 import m0019 from "./0019_organizations.sql" with { type: "text" };
 import m0020 from "./0020_organization_keys.sql" with { type: "text" };
 import m0021 from "./0021_fact_keys.sql" with { type: "text" };
+import m0022 from "./0022_layer_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -63,4 +64,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: "organizations", sql: m0019 },
   { version: 20, name: "organization keys", sql: m0020 },
   { version: 21, name: "fact keys", sql: m0021 },
+  { version: 22, name: "layer keys", sql: m0022 },
 ];
