@@ -43,15 +43,16 @@ export class UserErasure implements Erasure, DeletionPolicy {
     };
     if (memories.retained) retained.vector = memories.retained;
     await this.conversations(tx, owner, now, count);
-    await this.orgRecords(tx, userId, now, count);
+    await this.orgRecords(tx, owner, now, count);
     // Sessions hold no conversation content, so they go even where policy retains conversations.
     deleted.sessions = await tx.sessions.deleteUser(owner);
     // The logs that outlive the erasure keep the request and the calls, under a pseudonym instead of the id.
     const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), userId);
-    await tx.governance.pseudonymize(userId, pseudonym);
+    await tx.governance.pseudonymize(owner, pseudonym);
     this.onErased(userId, pseudonym);
     await tx.governance.recordDeletionRequest({
       id: newId(),
+      org: owner.org,
       userId: pseudonym,
       requestedAt: now,
       fulfilledAt: this.clock.now(),
@@ -76,9 +77,9 @@ export class UserErasure implements Erasure, DeletionPolicy {
    * Immutable versions and mutable keys carry an optional user_id precisely so erasure can find them. A
    * record counts as retained when any of the user's versions in it must stay.
    */
-  private async orgRecords(tx: Repos, userId: string, now: number, count: Count): Promise<void> {
+  private async orgRecords(tx: Repos, owner: Owner, now: number, count: Count): Promise<void> {
     const policyOf = memo(async (org: string) => (await this.policies.forOrg(org, tx)).policy);
-    const versions = await tx.immutable.versionsOfUser(userId);
+    const versions = await tx.immutable.versionsOfUser(owner);
     const erase: typeof versions = [];
     for (const v of versions)
       if (canEraseOnUserRequest(await policyOf(v.org), v.createdAt, now, v.retainUntil)) erase.push(v);
@@ -87,7 +88,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     const kept = new Set(versions.filter((v) => !erase.includes(v)).map(key));
     for (const record of new Set(versions.map(key))) count("immutable", kept.has(record));
     const keys: UserRecord[] = [];
-    for (const r of await tx.mutable.ofUser(userId)) {
+    for (const r of await tx.mutable.ofUser(owner)) {
       const gone = canEraseOnUserRequest(await policyOf(r.org), r.updatedAt, now, r.retainUntil);
       count("mutable", !gone);
       if (gone) keys.push(r);

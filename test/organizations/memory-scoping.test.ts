@@ -1,4 +1,4 @@
-// Organizations (SPEC §8), memories, search, sessions and conversations in process: org A's "alice" and org B's "alice" are two
+// Organizations (SPEC §8), memories, search, sessions, conversations and erasure in process: org A's "alice" and org B's "alice" are two
 // users — by id, in a listing, in search and in the search cache (warmed in A, asked from B). Runs on
 // both stores (ENGRAM_TEST_STORE=postgres). Over HTTP the server still refuses other organizations' keys
 // until every layer is scoped; these calls go through the services the routes call.
@@ -86,5 +86,21 @@ describe("organizations: memories, search, sessions and conversations", () => {
       expect(await call().catch((e) => ({ code: e.code, message: e.message }))).toEqual(notFound);
     expect(await t.services.conversations.list(b, { user_id: "alice" })).toMatchObject({ results: [], total: 0 });
     expect((await t.services.conversations.list(a, { user_id: "alice" })).total).toBe(1);
+  });
+
+  test("erasing one organization's alice (cascade) leaves the other's memories, sessions and conversations", async () => {
+    const c = await buildTestApp({ embedder: new LetterEmbedder() });
+    try {
+      const kept = (await c.services.memory.add(a, { memory: "Alice keeps bees" })).memory_ids![0]!;
+      await c.services.sessions.create(a, { user_id: "alice" });
+      await c.services.conversations.create(a, { user_id: "alice", messages: [{ role: "user", content: "hi" }] });
+      await c.services.memory.add(b, { memory: "Alice of acme keeps wasps" });
+      await c.services.memory.deleteAll(b, { cascade: true });
+      expect((await c.services.memory.list(a, {})).results.map((m) => m.id)).toEqual([kept]);
+      expect((await c.services.sessions.list(a, { user_id: "alice" })).total).toBe(1);
+      expect((await c.services.conversations.list(a, { user_id: "alice" })).total).toBe(1);
+    } finally {
+      await c.close();
+    }
   });
 });

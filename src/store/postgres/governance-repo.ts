@@ -1,5 +1,6 @@
 // Governance state in PostgreSQL: active policies per scope (with history), memory-space
 // registrations, the enforcement log, deletion requests and the audit log.
+import type { Owner } from "../repos/memory-repo";
 import type { Pg } from "./connection";
 import type {
   AuditPageQuery,
@@ -104,6 +105,7 @@ export class PgGovernanceRepo implements GovernanceRepo {
 
   async recordDeletionRequest(r: {
     id: string;
+    org: string;
     userId: string;
     requestedAt: number;
     fulfilledAt: number | null;
@@ -111,9 +113,9 @@ export class PgGovernanceRepo implements GovernanceRepo {
     retained: string;
   }): Promise<void> {
     await this.pg.run(
-      `INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained],
+      `INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained, org_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained, r.org],
     );
   }
 
@@ -179,9 +181,17 @@ export class PgGovernanceRepo implements GovernanceRepo {
     return new Uint8Array(r!.value);
   }
 
-  async pseudonymize(userId: string, pseudonym: string): Promise<void> {
-    await this.pg.run("UPDATE audit_log SET user_id = $1 WHERE user_id = $2", [pseudonym, userId]);
-    await this.pg.run("UPDATE deletion_requests SET user_id = $1 WHERE user_id = $2", [pseudonym, userId]);
+  async pseudonymize(o: Owner, pseudonym: string): Promise<void> {
+    await this.pg.run("UPDATE audit_log SET user_id = $1 WHERE user_id = $2 AND organization_id = $3", [
+      pseudonym,
+      o.userId,
+      o.org,
+    ]);
+    await this.pg.run("UPDATE deletion_requests SET user_id = $1 WHERE user_id = $2 AND org_id = $3", [
+      pseudonym,
+      o.userId,
+      o.org,
+    ]);
   }
 
   async auditOrganizations(): Promise<string[]> {

@@ -1,5 +1,6 @@
 // Immutable records in PostgreSQL: every write appends version n+1 (numbered by one atomic upsert of
 // the head row, so nodes writing the same record at once get n+1 and n+2); history is kept.
+import type { Owner } from "../repos/memory-repo";
 import type { Pg } from "./connection";
 import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserVersion } from "../repos/layer-repos";
 
@@ -68,11 +69,12 @@ export class PgImmutableRepo implements ImmutableRepo {
     await this.pg.run("UPDATE immutable_records SET accessed_at = $1 WHERE type = $2 AND id = $3", [now, type, id]);
   }
 
-  versionsOfUser(userId: string): Promise<UserVersion[]> {
+  versionsOfUser(o: Owner): Promise<UserVersion[]> {
     return this.pg.all<UserVersion>(
       `SELECT v.type, v.id, v.version, r.organization_id AS org, v.created_at AS "createdAt", v.retain_until AS "retainUntil"
-       FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id WHERE v.user_id = $1`,
-      [userId],
+       FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id
+       WHERE v.user_id = $1 AND r.organization_id = $2`,
+      [o.userId, o.org],
     );
   }
 

@@ -1,4 +1,5 @@
 // Mutable key/values in PostgreSQL: value, updated/accessed times and optional expiry.
+import type { Owner } from "../repos/memory-repo";
 import type { Pg } from "./connection";
 import { RAISED } from "./memory-repo";
 import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
@@ -54,11 +55,11 @@ export class PgMutableRepo implements MutableRepo {
     return n > 0;
   }
 
-  async ofUser(userId: string): Promise<UserRecord[]> {
+  async ofUser(o: Owner): Promise<UserRecord[]> {
     const rows = await this.pg.all<{ a: string; b: string; org: string; t: number; r: number | null }>(
       `SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t, retain_until AS r
-       FROM mutable_entries WHERE user_id = $1`,
-      [userId],
+       FROM mutable_entries WHERE user_id = $1 AND organization_id = $2`,
+      [o.userId, o.org],
     );
     return rows.map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }

@@ -1,5 +1,6 @@
 // Governance state: active policies per scope (with history), memory-space registrations, the
 // enforcement log, deletion requests and the audit log.
+import type { Owner } from "./memory-repo";
 
 export type ScopeKind = "organization" | "memorySpace";
 
@@ -77,6 +78,7 @@ export interface GovernanceRepo {
   enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]>;
   recordDeletionRequest(r: {
     id: string;
+    org: string;
     userId: string;
     requestedAt: number;
     fulfilledAt: number | null;
@@ -89,7 +91,8 @@ export interface GovernanceRepo {
   /** The store's random key for pseudonyms of erased users. */
   pseudonymKey(): Promise<Uint8Array>;
   /** Replaces the user's id in the audit log and the deletion-request log by the pseudonym. */
-  pseudonymize(userId: string, pseudonym: string): Promise<void>;
+  /** Replaces the user's id in the organization's audit and deletion-request logs (SPEC §8). */
+  pseudonymize(owner: Owner, pseudonym: string): Promise<void>;
   /** Organizations that have audit entries. */
   auditOrganizations(): Promise<string[]>;
   /** Deletes an organization's audit entries older than `before`; returns how many. */

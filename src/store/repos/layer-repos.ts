@@ -113,7 +113,7 @@ export interface ImmutableRepo {
   versions(type: string, id: string): Promise<ImmutableVersionRow[]>;
   touch(type: string, id: string, now: number): Promise<void>;
   /** Every version the user wrote, in any record (erasure). */
-  versionsOfUser(userId: string): Promise<UserVersion[]>;
+  versionsOfUser(owner: Owner): Promise<UserVersion[]>;
   deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void>;
   /**
    * Erases these versions; a record left with none goes, any other then reads as its newest remaining
@@ -156,6 +156,6 @@ export interface MutableRepo {
   touch(namespace: string, key: string, now: number): Promise<void>;
   /** Deletes a live entry of the organization; false when there is none. */
   deleteLive(orgId: string, namespace: string, key: string, now: number): Promise<boolean>;
-  ofUser(userId: string): Promise<UserRecord[]>;
+  ofUser(owner: Owner): Promise<UserRecord[]>;
   delete(items: { namespace: string; key: string }[]): Promise<void>;
 }

@@ -1,5 +1,6 @@
 // Governance state in SQLite: active policies per scope (with history), memory-space
 // registrations, the enforcement log, deletion requests and the audit log.
+import type { Owner } from "../repos/memory-repo";
 import type { Db } from "./connection";
 import type {
   AuditPageQuery,
@@ -96,6 +97,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
 
   async recordDeletionRequest(r: {
     id: string;
+    org: string;
     userId: string;
     requestedAt: number;
     fulfilledAt: number | null;
@@ -104,9 +106,9 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   }): Promise<void> {
     this.db
       .query(
-        "INSERT INTO deletion_requests (id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO deletion_requests (id, org_id, user_id, requested_at, fulfilled_at, deleted, retained) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(r.id, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
+      .run(r.id, r.org, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
   }
 
   async deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]> {
@@ -174,9 +176,13 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .get()!.value;
   }
 
-  async pseudonymize(userId: string, pseudonym: string): Promise<void> {
-    this.db.query("UPDATE audit_log SET user_id = ? WHERE user_id = ?").run(pseudonym, userId);
-    this.db.query("UPDATE deletion_requests SET user_id = ? WHERE user_id = ?").run(pseudonym, userId);
+  async pseudonymize(o: Owner, pseudonym: string): Promise<void> {
+    this.db
+      .query("UPDATE audit_log SET user_id = ? WHERE user_id = ? AND organization_id = ?")
+      .run(pseudonym, o.userId, o.org);
+    this.db
+      .query("UPDATE deletion_requests SET user_id = ? WHERE user_id = ? AND org_id = ?")
+      .run(pseudonym, o.userId, o.org);
   }
 
   async auditOrganizations(): Promise<string[]> {

@@ -1,4 +1,5 @@
 // Immutable records in SQLite: every write appends version n+1; history is kept.
+import type { Owner } from "../repos/memory-repo";
 import type { Db } from "./connection";
 import type { ImmutableRepo, ImmutableRow, ImmutableVersionRow, UserVersion } from "../repos/layer-repos";
 
@@ -81,13 +82,14 @@ export class SqliteImmutableRepo implements ImmutableRepo {
     this.db.query("UPDATE immutable_records SET accessed_at = ? WHERE type = ? AND id = ?").run(now, type, id);
   }
 
-  async versionsOfUser(userId: string): Promise<UserVersion[]> {
+  async versionsOfUser(o: Owner): Promise<UserVersion[]> {
     return this.db
-      .query<UserVersion, [string]>(
+      .query<UserVersion, [string, string]>(
         `SELECT v.type, v.id, v.version, r.organization_id AS org, v.created_at AS createdAt, v.retain_until AS retainUntil
-         FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id WHERE v.user_id = ?`,
+         FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id
+         WHERE v.user_id = ? AND r.organization_id = ?`,
       )
-      .all(userId);
+      .all(o.userId, o.org);
   }
 
   async deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void> {

@@ -1,4 +1,5 @@
 // Mutable key/values in SQLite: value, updated/accessed times and optional expiry.
+import type { Owner } from "../repos/memory-repo";
 import type { Db } from "./connection";
 import { RAISED } from "./memory-repo";
 import type { MutableRepo, MutableRow, UserRecord } from "../repos/layer-repos";
@@ -53,12 +54,12 @@ export class SqliteMutableRepo implements MutableRepo {
     );
   }
 
-  async ofUser(userId: string): Promise<UserRecord[]> {
+  async ofUser(o: Owner): Promise<UserRecord[]> {
     return this.db
-      .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string]>(
-        "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t, retain_until AS r FROM mutable_entries WHERE user_id = ?",
+      .query<{ a: string; b: string; org: string; t: number; r: number | null }, [string, string]>(
+        "SELECT namespace AS a, key AS b, organization_id AS org, updated_at AS t, retain_until AS r FROM mutable_entries WHERE user_id = ? AND organization_id = ?",
       )
-      .all(userId)
+      .all(o.userId, o.org)
       .map((r) => ({ key: [r.a, r.b], org: r.org, updatedAt: r.t, retainUntil: r.r }));
   }
 

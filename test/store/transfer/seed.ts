@@ -143,6 +143,7 @@ export async function seed(store: Store): Promise<void> {
     });
     await r.governance.recordDeletionRequest({
       id: "d1",
+      org: "default",
       userId: "carol",
       requestedAt: NOW,
       fulfilledAt: NOW + 1,
