@@ -1,6 +1,7 @@
 // Retrieval quality on LoCoMo (BENCH.md §1) through the server's own HTTP API, in process:
 //   bun run eval [--split=dev|test|all] [--modes=keyword,semantic,hybrid] [--data=PATH] [--model=ID] [--json=out.json]
 //                [--reply-share=S]   (tuning: the searchTuning build option, see SearchTuning)
+//                [--store=sqlite|postgres]   (postgres: a throwaway PostgreSQL + pgvector, one database per mode)
 // Prints recall@5/@10 and MRR (categories 1–4 = headline, and 1–5) per split and mode, plus per-category rows.
 import { join, resolve } from "node:path";
 import { cpus } from "node:os";
@@ -10,6 +11,7 @@ import { createApp } from "~/app";
 import { silentLogger } from "~/shared/logger";
 import { TransformersEmbedder } from "~/search/transformers-embedder";
 import { ensureBuiltinModel, GLOVE_SIF_MODEL_ID } from "~/search/model/build-glove-sif";
+import { startPostgres, type PgServer } from "./postgres-server";
 import { LocomoMissingError, loadLocomo, SPLITS, type Conversation, type Question, type Split } from "./locomo-data";
 
 export type Mode = "keyword" | "semantic" | "hybrid";
@@ -30,7 +32,10 @@ interface Args {
   model: string;
   json?: string;
   replyShare?: number;
+  store?: Store;
 }
+
+type Store = "sqlite" | "postgres";
 
 export interface Scores {
   n: number;
@@ -69,9 +74,12 @@ function parseArgs(argv: string[]): Args {
     }),
   );
   for (const k of flags.keys())
-    if (!["split", "modes", "data", "model", "json", "reply-share"].includes(k)) throw new Error(`unknown flag --${k}`);
+    if (!["split", "modes", "data", "model", "json", "reply-share", "store"].includes(k))
+      throw new Error(`unknown flag --${k}`);
   const split = flags.get("split") ?? "all";
   if (!["dev", "test", "all"].includes(split)) throw new Error("--split must be dev, test or all");
+  const store = flags.get("store") ?? "sqlite";
+  if (store !== "sqlite" && store !== "postgres") throw new Error("--store must be sqlite or postgres");
   const modes = (flags.get("modes") ?? MODES.join(",")).split(",").map((m) => m.trim());
   for (const m of modes)
     if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode '${m}' (keyword, semantic, hybrid)`);
@@ -80,6 +88,7 @@ function parseArgs(argv: string[]): Args {
     modes: modes as Mode[],
     data: flags.get("data") || DEFAULT_DATA,
     model: flags.get("model") || GLOVE_SIF_MODEL_ID,
+    store,
     ...(flags.get("json") ? { json: flags.get("json") } : {}),
     ...(flags.has("reply-share") ? { replyShare: weight(flags.get("reply-share")!, "--reply-share") } : {}),
   };
@@ -106,13 +115,24 @@ export async function post(handle: Handle, path: string, body: unknown): Promise
   return parsed;
 }
 
-/** A fresh in-memory server; keyword mode has no embedder, the other two the configured model. */
+let postgres: Promise<PgServer> | null = null;
+
+/** A fresh store: in memory for SQLite; on PostgreSQL a new database (the app's role; migrations as owner). */
+async function freshStore(store: Store): Promise<{ options: Record<string, string>; drop(): Promise<void> }> {
+  if (store === "sqlite") return { options: { storeUrl: "sqlite::memory:" }, drop: async () => {} };
+  postgres ??= startPostgres();
+  const db = await (await postgres).createDatabase("engram_eval");
+  return { options: { storeUrl: db.url, storeMigrationUrl: db.ownerUrl }, drop: () => db.drop() };
+}
+
+/** A fresh server; keyword mode has no embedder, the other two the configured model. */
 export async function startEngine(
   mode: Mode,
-  args: Pick<Args, "model" | "replyShare">,
-): Promise<{ engine: Engine; handle: Handle }> {
+  args: Pick<Args, "model" | "replyShare" | "store">,
+): Promise<{ engine: Engine; handle: Handle; drop(): Promise<void> }> {
   const model = args.model;
-  const config = loadConfig({ options: { storeUrl: "sqlite::memory:", logLevel: "error" }, env: process.env });
+  const store = await freshStore(args.store ?? "sqlite");
+  const config = loadConfig({ options: { ...store.options, logLevel: "error" }, env: process.env });
   let embedder: TransformersEmbedder | null = null;
   if (mode !== "keyword") {
     if (model === GLOVE_SIF_MODEL_ID) await ensureBuiltinModel(config.modelsDir);
@@ -129,7 +149,7 @@ export async function startEngine(
   const engine = await buildServices(config, { embedder, logger: silentLogger(), searchTuning });
   if (mode !== "keyword" && engine.search.status().semantic !== "ready")
     throw new Error(`model ${model} did not load: ${engine.search.status().error}`);
-  return { engine, handle: createApp(engine).handle as Handle };
+  return { engine, handle: createApp(engine).handle as Handle, drop: store.drop };
 }
 
 /** One memory per dialog turn, one request each (the protocol: `memory`, not batched `messages`). */
@@ -161,7 +181,7 @@ function average(rows: Scored[]): Scores {
 
 async function runMode(mode: Mode, convs: Conversation[], args: Args): Promise<ModeResult> {
   const started = performance.now();
-  const { engine, handle } = await startEngine(mode, args);
+  const { engine, handle, drop } = await startEngine(mode, args);
   const scored: Scored[] = [];
   try {
     for (const conv of convs) {
@@ -170,6 +190,7 @@ async function runMode(mode: Mode, convs: Conversation[], args: Args): Promise<M
     }
   } finally {
     await engine.close();
+    await drop();
   }
   const perCategory: Record<number, Scores> = {};
   for (const c of [1, 2, 3, 4, 5]) perCategory[c] = average(scored.filter((s) => s.category === c));
@@ -214,6 +235,7 @@ function runInfo(args: Args): Record<string, unknown> {
     commit: commit + (dirty ? "+dirty" : ""),
     machine: `${cpus().length}× ${cpus()[0]?.model ?? "?"}`,
     bun: Bun.version,
+    store: args.store ?? "sqlite",
     model: args.model,
     limit: LIMIT,
     ...tuning,
@@ -257,4 +279,14 @@ async function main(): Promise<void> {
   if (args.json) await Bun.write(args.json, JSON.stringify({ ...info, results: out }, null, 2));
 }
 
-if (import.meta.main) await main();
+/** Stops the throwaway PostgreSQL, if a run started one. */
+async function stopPostgres(): Promise<void> {
+  const server = postgres;
+  postgres = null;
+  if (server) await (await server).stop();
+}
+
+if (import.meta.main) {
+  await main();
+  await stopPostgres();
+}
