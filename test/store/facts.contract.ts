@@ -10,6 +10,9 @@ import { newMemory, NOW, owner } from "../support/memory-rows";
 const memory = (id: string, text: string, o: Partial<NewMemory> = {}) => newMemory(id, text, { has_facts: 1, ...o });
 
 const SCOPE = { org: "default", userId: "alice", agentId: "a1", sessionId: "" };
+/** Alice's listing, superseded memories too when asked. */
+const listed = (r: Repos, includeSuperseded = false) =>
+  r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 10, includeSuperseded });
 const home = (value: string): NewFactRow => ({
   subject: "user",
   attribute: "home",
@@ -49,15 +52,9 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
 
     test("reads leave superseded memories out unless asked; the chain is walked to the current memory", async () => {
       await e.tx(async (r) => {
-        const page = await r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 10 });
+        const page = await listed(r);
         expect(page.map((m) => m.id)).toEqual(["m3"]);
-        const all = await r.memories.page({
-          org: "default",
-          userId: "alice",
-          now: NOW,
-          limit: 10,
-          includeSuperseded: true,
-        });
+        const all = await listed(r, true);
         expect(all.map((m) => [m.id, m.superseded_by])).toEqual([
           ["m3", null],
           ["m2", "m3"],
@@ -110,9 +107,7 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
     test("deleting the newest memory makes the one it superseded current again, with its fact", async () => {
       await e.tx((r) => r.memories.deleteByRowids([rowids.get("m3")!]));
       await e.tx(async (r: Repos) => {
-        expect(
-          (await r.memories.page({ org: "default", userId: "alice", now: NOW, limit: 10 })).map((m) => m.id),
-        ).toEqual(["m2"]);
+        expect((await listed(r)).map((m) => m.id)).toEqual(["m2"]);
         expect((await r.facts.live(SCOPE, ["user"])).map((f) => f.memoryId)).toEqual(["m2"]);
         expect((await r.facts.ofMemories(["m3"])).length).toBe(0);
       });
@@ -121,13 +116,7 @@ export function factsContract(name: string, open: () => Promise<RepoEngine>): vo
     test("deleting a memory in the middle of a chain hands its predecessor to its successor", async () => {
       await e.tx((r) => r.memories.deleteByRowids([rowids.get("m2")!]));
       await e.tx(async (r) => {
-        const all = await r.memories.page({
-          org: "default",
-          userId: "alice",
-          now: NOW,
-          limit: 10,
-          includeSuperseded: true,
-        });
+        const all = await listed(r, true);
         expect(all.map((m) => [m.id, m.superseded_by])).toEqual([
           ["m3", null],
           ["m1", "m3"],

@@ -7,6 +7,20 @@ import { toFtsQueries } from "~/store/sqlite/fts-query";
 import { ownerPrefix } from "~/store/sqlite/fts-tokens";
 import { HOME_ORG } from "../../support/store";
 
+/** A store as the release before migration `version` left it: every migration before it, applied in order. */
+async function storeBefore(version: number) {
+  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
+  db.run(
+    "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version < version)) {
+    db.run(m.sql);
+    m.run?.(db);
+    db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
+  }
+  return db;
+}
+
 describe("migrations", () => {
   test("apply once, in order, and a second run applies nothing", async () => {
     const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
@@ -21,14 +35,7 @@ describe("migrations", () => {
   });
 
   test("upgrading a store re-indexes existing memories into per-user token namespaces", async () => {
-    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-    db.run(
-      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
-    for (const m of MIGRATIONS.filter((m) => m.version < 8)) {
-      db.run(m.sql);
-      db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
-    }
+    const db = await storeBefore(8);
     const insert = db.query(
       "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES (?, ?, 'a', ?, 0, 0)",
     );
@@ -49,15 +56,7 @@ describe("migrations", () => {
 
 describe("migration 15 (memory facts)", () => {
   test("gives the memories stored before it their text keys, so their duplicates are found", async () => {
-    const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-    db.run(
-      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
-    for (const m of MIGRATIONS.filter((m) => m.version < 10)) {
-      db.run(m.sql);
-      m.run?.(db);
-      db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
-    }
+    const db = await storeBefore(10);
     db.query(
       "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'I live in Berlin.', 0, 0)",
     ).run();
@@ -95,15 +94,7 @@ const ORG_TABLES = [
 
 /** A store as the release before organizations left it: every migration before 19, one row in each table. */
 async function storeBeforeOrganizations() {
-  const db = await openDb(":memory:", { nativeCacheDir: "/tmp/engram-test-native" });
-  db.run(
-    "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-  );
-  for (const m of MIGRATIONS.filter((m) => m.version < 19)) {
-    db.run(m.sql);
-    m.run?.(db);
-    db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
-  }
+  const db = await storeBefore(19);
   for (const sql of [
     "INSERT INTO memories (id, user_id, agent_id, memory, created_at, updated_at) VALUES ('m1', 'alice', 'a', 'Alice keeps bees', 0, 0)",
     "INSERT INTO memory_facts (memory_id, user_id, agent_id, session_id, subject, attribute, value, value_key) VALUES ('m1', 'alice', 'a', '', 'alice', 'keeps', 'bees', 1)",
