@@ -10,6 +10,7 @@ import { GOVERNANCE_LAYERS } from "./operations.schema";
 import type { GovernancePolicyPatch, PolicyRules, PolicyScope } from "./policy.schema";
 import { applyPatch } from "./merge";
 import { isHeldByMinimumRetention } from "./retention-rules";
+import { logKey, logRow, processedLayers, resultOf } from "./enforcement-log";
 import { validateEnforceOptions, validatePartialPolicy } from "./validate";
 import { planConversationBatch, planImmutableBatch, planMutableBatch, planVectorBatch, type PlanContext } from "./plan";
 import {
@@ -60,10 +61,20 @@ export class Enforcer {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * One run per request across every node of the store: runs of the same key (scope, layers, rules) take
+   * turns, and a request that finds a run of its key logged after it arrived (one under way then, or begun
+   * since) answers with that run's result instead of running again.
+   */
   async enforce(options: unknown): Promise<EnforcementResult> {
     const checked = validateEnforceOptions(options);
-    // One enforcement at a time across every node of the store; one that waited finds what the first left.
-    return this.store.exclusive("enforcement", () => this.enforceNow(checked));
+    const key = logKey(checked.scope, processedLayers(checked.scope, checked.layers), checked.rules);
+    const runs = () => this.store.read((r) => r.governance.enforcementRuns(key));
+    const seen = (await runs()).count;
+    return this.store.exclusive("enforcement", async () => {
+      const { count, latest } = await runs();
+      return count > seen && latest ? resultOf(latest) : this.enforceNow(checked);
+    });
   }
 
   private async enforceNow({
@@ -74,9 +85,10 @@ export class Enforcer {
     const t0 = performance.now();
     const now = this.clock.now();
     const units = await this.unitsOf(scope);
-    const processed = layers.filter((l) => (l === "immutable" || l === "mutable" ? units.orgs.length > 0 : true));
+    const processed = processedLayers(scope, layers);
     const run = await this.run({ units, layers: processed, rules, now, apply: true });
-    await this.log(scope, processed, rules, now, performance.now() - t0, run);
+    const row = logRow(logKey(scope, processed, rules), now, performance.now() - t0, run);
+    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
     return { enforcedAt: now, ...totals(run.tallies), affectedLayers: [...processed] };
   }
 
@@ -232,37 +244,6 @@ export class Enforcer {
       const last = batch.at(-1)!;
       after = [last.namespace, last.key];
     }
-  }
-
-  private async log(
-    scope: PolicyScope,
-    layers: readonly string[],
-    rules: readonly string[],
-    now: number,
-    ms: number,
-    run: RunResult,
-  ): Promise<void> {
-    const t = (l: GovernanceLayer) => run.tallies[l] ?? emptyTally();
-    const all = Object.values(run.tallies).reduce(addTallies, emptyTally());
-    const row = {
-      scope_kind: scope.memorySpaceId !== undefined ? "memorySpace" : "organization",
-      scope_id: (scope.memorySpaceId ?? scope.organizationId)!,
-      layers: JSON.stringify(layers),
-      rules: JSON.stringify(rules),
-      enforced_at: now,
-      duration_ms: ms,
-      conversations_purged: t("conversations").recordsPurged,
-      conversations_archived: t("conversations").archived,
-      immutable_versions_deleted: t("immutable").versionsDeleted,
-      immutable_entities_purged: t("immutable").recordsPurged,
-      vector_versions_deleted: t("vector").versionsDeleted,
-      vector_memories_purged: t("vector").recordsPurged,
-      vector_orphans_purged: run.orphansPurged,
-      mutable_keys_deleted: t("mutable").recordsPurged,
-      bytes_freed: all.bytesFreed,
-      held: all.held,
-    };
-    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
   }
 }
 

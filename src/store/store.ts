@@ -65,7 +65,8 @@ export interface Store {
   /**
    * Runs `fn` (which uses the store as usual) while no other run of the same `name` is under way on this
    * store, in any process sharing it: scheduled work (enforcement, session sweeps) runs on one node at a
-   * time. A second caller waits, then runs and finds what the first left. SQLite: within this process.
+   * time. A second caller waits, then runs (enforcement first checks whether a run it waited for already
+   * did its work). SQLite: within this process. PostgreSQL: this node's runs of any name queue first.
    */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Bytes the store takes (SQLite: the main file's pages, free ones included, not the WAL; PostgreSQL: the database). */

@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, HOUR_MS } from "~/governance/durations";
 import { counts, enforce, immutableVersions, orgPolicy, putImmutable, setPolicy } from "./app-support";
 import { rowsOf } from "../support/store";
+import { GOVERNANCE_LAYERS } from "~/governance/operations.schema";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -149,5 +150,33 @@ describe("mutable keys", () => {
       recordsPurged: 1,
       affectedLayers: ["mutable"],
     });
+  });
+});
+
+describe("one run per request", () => {
+  test("an enforcement asked twice at once runs once: both callers get that run's result, and the log holds one row", async () => {
+    expect((await t.request("PUT", "/mutable/ns/ttl", { value: "v", ttl: "1h" })).status).toBe(200);
+    await putImmutable(t, "note/1", 30);
+    t.clock.advance(DAY_MS);
+    // The test holds the enforcement lock while both requests arrive, so neither can run before the other asks.
+    let release!: () => void;
+    let holding!: () => void;
+    const holds = new Promise<void>((r) => (holding = r));
+    const held = t.services.store.exclusive("enforcement", () => {
+      holding();
+      return new Promise<void>((r) => (release = r));
+    });
+    await holds;
+    const asked = [enforce(t), enforce(t)];
+    await rowsOf(t, "SELECT count(*) AS n FROM enforcement_log");
+    release();
+    await held;
+    const [first, second] = await Promise.all(asked);
+    expect(first).toMatchObject({ versionsDeleted: 10, recordsPurged: 1, affectedLayers: [...GOVERNANCE_LAYERS] });
+    expect(second).toEqual(first!);
+    expect(await rowsOf(t, "SELECT count(*) AS n FROM enforcement_log")).toEqual([{ n: 1 }]);
+    // A request that arrives after the run ended runs again.
+    expect((await enforce(t)).recordsPurged).toBe(0);
+    expect(await rowsOf(t, "SELECT count(*) AS n FROM enforcement_log")).toEqual([{ n: 2 }]);
   });
 });

@@ -2,8 +2,9 @@
 // search on another whose cache is warm, a node killed with SIGKILL mid-load loses no acknowledged write
 // while the others keep serving, and an erasure on one node is complete on every node. Each node is
 // `engram serve` as a user runs it, started together on a fresh schema (so they also race to migrate).
+// An enforcement asked of two nodes at once runs once, and both answer with that run's result.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freshSchema, postgresSkip, type TestSchema } from "../support/postgres";
+import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../support/postgres";
 import { postJson, spawnServer, type ServerProcess } from "../support/server-process";
 import { testModelsDir } from "../support/preload";
 
@@ -58,6 +59,39 @@ describe.skipIf(!!postgresSkip)(
         expect(await search(b, user, `who keeps ${animal}?`)).toContain(`Carol keeps ${animal} in Oslo`);
       }
     }, 120_000);
+
+    test("an enforcement asked of two nodes at once runs once, and both nodes answer with that run's result", async () => {
+      const [a, b] = nodes as [ServerProcess, ServerProcess];
+      const { admin } = await testPostgres();
+      const logged = async () =>
+        Number((await admin.unsafe(`SELECT count(*)::int AS n FROM ${schema.schema}.enforcement_log`))[0].n);
+      const before = await logged();
+      // The test holds the nodes' enforcement lock, so both requests surely arrive before any run begins.
+      const holder = await admin.reserve();
+      const key = `engram:${schema.schema}:enforcement`;
+      await holder.unsafe("SELECT pg_advisory_lock(hashtext($1))", [key]);
+      const options = { scope: { organizationId: "default" }, layers: ["vector", "mutable"] };
+      const asked = [a, b].map((n) => postJson(`${n.url}/governance/enforce`, options));
+      try {
+        // Gate: both nodes are waiting for the lock (each poll is one query; no timing assertion).
+        for (let waiting = 0; waiting < 2; await Bun.sleep(20))
+          waiting = Number(
+            (
+              await admin.unsafe(
+                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+              )
+            )[0].n,
+          );
+      } finally {
+        await holder.unsafe("SELECT pg_advisory_unlock(hashtext($1))", [key]);
+        holder.release();
+      }
+      const [ra, rb] = await Promise.all(asked);
+      expect(ra!.status).toBe(200);
+      expect(rb).toEqual(ra!);
+      expect(ra!.body.affectedLayers).toEqual(["vector", "mutable"]);
+      expect(await logged()).toBe(before + 1);
+    }, 60_000);
 
     test("a node killed with SIGKILL mid-load loses no acknowledged write, and the other nodes keep serving", async () => {
       const [a, b, c] = nodes as [ServerProcess, ServerProcess, ServerProcess];

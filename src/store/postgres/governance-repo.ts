@@ -7,6 +7,7 @@ import type {
   AuditRow,
   StoredAuditRow,
   DeletionRequestRow,
+  EnforcementKey,
   EnforcementLogRow,
   GovernanceRepo,
   ScopeKind,
@@ -87,6 +88,17 @@ export class PgGovernanceRepo implements GovernanceRepo {
       `INSERT INTO enforcement_log (id, ${LOG_COLUMNS.join(", ")}) VALUES ($1, ${LOG_COLUMNS.map((_, i) => `$${i + 2}`).join(", ")})`,
       [id, ...LOG_COLUMNS.map((c) => row[c])],
     );
+  }
+
+  async enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }> {
+    const where = "FROM enforcement_log WHERE scope_kind = $1 AND scope_id = $2 AND layers = $3 AND rules = $4";
+    const args = [key.scope_kind, key.scope_id, key.layers, key.rules];
+    const { n } = (await this.pg.one<{ n: number }>(`SELECT count(*)::int AS n ${where}`, args))!;
+    const latest = await this.pg.one<EnforcementLogRow>(
+      `SELECT ${LOG_COLUMNS.join(", ")} ${where} ORDER BY enforced_at DESC LIMIT 1`,
+      args,
+    );
+    return { count: n, latest: latest ?? null };
   }
 
   enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]> {

@@ -70,12 +70,23 @@ export class PostgresStore implements Store {
     return this.write(fn, scope);
   }
 
+  /** The end of this node's queue of exclusive runs (every name): see exclusive. */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
+
   /**
    * A session advisory lock on a connection of its own, named by schema and `name`, held while `fn` runs on
    * the rest of the pool: another node's run of the same name waits for it. A node that dies mid-run
-   * loses its connection, and with it the lock.
+   * loses its connection, and with it the lock. This node's runs (of any name) queue in the process first,
+   * so at most one pooled connection waits on or holds a lock: however many callers wait, the run that
+   * holds the lock always has a connection left to work with (the pool has at least two).
    */
-  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const run = this.exclusiveTail.then(() => this.locked(name, fn));
+    this.exclusiveTail = run.catch(() => {});
+    return run;
+  }
+
+  private async locked<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const key = `engram:${this.target.schema}:${name}`;
     const conn = await this.pool.reserve().catch((e) => Promise.reject(storeError(e)));
     try {

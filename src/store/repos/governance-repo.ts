@@ -23,6 +23,9 @@ export interface EnforcementLogRow {
   held: number;
 }
 
+/** What makes two enforcement runs the same request: scope, processed layers and rules (JSON arrays). */
+export type EnforcementKey = Pick<EnforcementLogRow, "scope_kind" | "scope_id" | "layers" | "rules">;
+
 export interface DeletionRequestRow {
   id: string;
   user_id: string;
@@ -75,6 +78,8 @@ export interface GovernanceRepo {
   /** Every memory space that holds data or is registered, with its registered organization (if any). */
   spaces(): Promise<{ id: string; org: string | null }[]>;
   logEnforcement(id: string, row: EnforcementLogRow): Promise<void>;
+  /** How many runs of `key` are logged, and the latest of them (by enforced_at). */
+  enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }>;
   enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]>;
   recordDeletionRequest(r: {
     id: string;

@@ -7,6 +7,7 @@ import type {
   AuditRow,
   StoredAuditRow,
   DeletionRequestRow,
+  EnforcementKey,
   EnforcementLogRow,
   GovernanceRepo,
   ScopeKind,
@@ -75,6 +76,16 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     this.db
       .query(`INSERT INTO enforcement_log (id, ${cols.join(", ")}) VALUES (?, ${cols.map(() => "?").join(", ")})`)
       .run(id, ...(Object.values(row) as (string | number)[]));
+  }
+
+  async enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }> {
+    const where = "FROM enforcement_log WHERE scope_kind = ? AND scope_id = ? AND layers = ? AND rules = ?";
+    const args: [string, string, string, string] = [key.scope_kind, key.scope_id, key.layers, key.rules];
+    const { n } = this.db.query<{ n: number }, typeof args>(`SELECT count(*) AS n ${where}`).get(...args)!;
+    const latest = this.db
+      .query<EnforcementLogRow, typeof args>(`SELECT * ${where} ORDER BY enforced_at DESC, rowid DESC LIMIT 1`)
+      .get(...args);
+    return { count: n, latest };
   }
 
   async enforcementLog(
