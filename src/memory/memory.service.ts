@@ -255,8 +255,9 @@ export class MemoryService {
     const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
     const includeSuperseded = input.include_superseded === true;
-    const rows = await this.store.read((r) =>
-      r.memories.page({ org: scope.org, userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
+    const rows = await this.store.read(
+      (r) => r.memories.page({ org: scope.org, userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
+      { org: scope.org, user: userId },
     );
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
@@ -460,7 +461,7 @@ export class MemoryService {
   /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */
   private async mustGet(scope: UserScope, memoryId: string, r?: Repos): Promise<MemoryRow> {
     const get = (x: Repos) => x.memories.get(scope, memoryId, this.clock.now(), scope.agentId);
-    const row = await (r ? get(r) : this.store.read(get));
+    const row = await (r ? get(r) : this.store.read(get, { org: scope.org, user: scope.userId }));
     if (!row) throw notFound("memory", memoryId);
     return row;
   }
@@ -474,7 +475,10 @@ export class MemoryService {
     await this.caches.sync(owner);
     const cached = this.caches.totals.get(owner, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(owner, now, agentId, includeSuperseded));
+    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(owner, now, agentId, includeSuperseded), {
+      org: owner.org,
+      user: owner.userId,
+    });
     this.caches.totals.set(owner, key, n, nextExpiry ?? Infinity);
     return n;
   }

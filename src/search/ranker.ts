@@ -58,7 +58,8 @@ export class Ranker {
 
   /** The best `limit` visible memories, best first. */
   rank(req: RankRequest): Promise<SearchHit[]> {
-    return this.store.read((r) => this.rankIn(r, req));
+    // The user's transaction: on PostgreSQL row-level security hides every other user's rows from it.
+    return this.store.read((r) => this.rankIn(r, req), { org: req.filter.org, user: req.filter.userId });
   }
 
   private async rankIn(r: Repos, req: RankRequest): Promise<SearchHit[]> {

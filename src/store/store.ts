@@ -47,21 +47,31 @@ export interface VectorErasures {
  */
 export type Body<T> = (r: Repos) => Promise<T>;
 
+/**
+ * Whose rows a transaction may see and write, a wall behind the SQL's own user and organization
+ * predicates (PostgreSQL: row-level security keyed on the transaction's settings; SQLite: none). An
+ * omitted part is "every": organization-wide and system work (enforcement, sweeps, erasure) name none.
+ */
+export interface StoreScope {
+  org?: string;
+  user?: string;
+}
+
 export interface Store {
   /** The engine: "sqlite" (embedded) or "postgres" (SPEC §9). */
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now (SQLite, in this process: always; PostgreSQL: a round trip). */
   reachable(): Promise<boolean>;
   /** Runs reads; they see every write committed before the read began, and nothing uncommitted. */
-  read<T>(fn: Body<T>): Promise<T>;
+  read<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
   /** Runs `fn` in one write transaction: all of it commits, or (it throws) none of it. */
-  write<T>(fn: Body<T>): Promise<T>;
+  write<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
   /**
    * Like write, but `fn` may share its transaction with other grouped writes ready at the same time:
    * one that throws rolls back alone (unless its error ends the whole transaction, and then every write
    * of the group fails), and each caller is answered after the shared commit.
    */
-  group<T>(fn: Body<T>): Promise<T>;
+  group<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
   /**
    * Runs `fn` (which uses the store as usual) while no other run of the same `name` is under way on this
    * store, in any process sharing it: scheduled work (enforcement, session sweeps) runs on one node at a

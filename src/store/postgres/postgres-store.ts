@@ -7,13 +7,7 @@ import { openPool, parsePgUrl, Pg, RETRYABLE, storeError, type Client, type PgTa
 import { migratePostgres } from "./migrate";
 import { ChangeFeed } from "./changes";
 import { reposOf } from "./repos";
-import type { Repos, Store, VectorErasures } from "../store";
-
-/** Whose rows a transaction may see and write (row-level security); omitted parts are "every". */
-export interface StoreScope {
-  org?: string;
-  user?: string;
-}
+import type { Repos, Store, StoreScope, VectorErasures } from "../store";
 
 export interface PostgresStoreOptions {
   /** STORE_URL: the role the app runs as (it should own nothing: row security then binds it). */
