@@ -1,7 +1,7 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers; and
 // SPEC §11's duplicates and supersedes (memory-facts.ts).
-import type { FactScope, MemoryRow, Owner, Repos, Store, VectorSpace } from "~/store/store";
+import type { FactScope, MemoryRow, Owner, Repos, Store, StoreScope, VectorSpace } from "~/store/store";
 import type { Claim } from "~/facts/fact-claims";
 import { normaliseText, textKey } from "~/shared/text-key";
 import type { SearchService } from "~/search/search.service";
@@ -49,6 +49,9 @@ export interface MemoryDeps {
   purger: MemoryPurger;
   hooks: MemoryHooks;
 }
+
+/** A transaction of one user's memories: on PostgreSQL row-level security hides every other user's rows from it. */
+const mine = (o: Owner): StoreScope => ({ org: o.org, user: o.userId });
 
 export class MemoryService {
   private readonly store: Store;
@@ -139,7 +142,7 @@ export class MemoryService {
         out.push(await this.storeDraft(tx, scope, { ...d, claims: claims[i]!, vector }, row));
       }
       return out;
-    });
+    }, mine(scope));
     this.search.written(vectors);
     const created = stored.filter((m) => !m.duplicate);
     this.caches.touched(scope, created.length);
@@ -329,7 +332,7 @@ export class MemoryService {
           },
         ]);
       if (claims) await this.restate(tx, space, row, text, claims);
-    });
+    }, mine(space));
     this.search.written(vectors);
     this.caches.touched(scope, 1);
     if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
@@ -391,7 +394,7 @@ export class MemoryService {
       const vector = vectors ? { space: vectors.space, vector: vectors.vectors[0] ?? null } : undefined;
       const at = { now, retainUntil, conversationRef: old.conversation_ref };
       return this.storeDraft(tx, scope, { ...draft, claims: claims!, vector, explicit: [old.id] }, at);
-    });
+    }, mine(scope));
     this.search.written(vectors);
     this.caches.touched(who, out.duplicate ? 1 : 2);
     if (!out.duplicate) await this.hooks.graph.linkMemories(who.userId, [{ id: out.id, text: body.memory }]);
@@ -409,7 +412,7 @@ export class MemoryService {
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
       await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, org: row.org_id, userId: row.user_id }]);
-    });
+    }, mine(scope));
     return { success: true, deleted_count: 1 };
   }
 
@@ -461,7 +464,7 @@ export class MemoryService {
   /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */
   private async mustGet(scope: UserScope, memoryId: string, r?: Repos): Promise<MemoryRow> {
     const get = (x: Repos) => x.memories.get(scope, memoryId, this.clock.now(), scope.agentId);
-    const row = await (r ? get(r) : this.store.read(get, { org: scope.org, user: scope.userId }));
+    const row = await (r ? get(r) : this.store.read(get, mine(scope)));
     if (!row) throw notFound("memory", memoryId);
     return row;
   }
@@ -475,10 +478,10 @@ export class MemoryService {
     await this.caches.sync(owner);
     const cached = this.caches.totals.get(owner, key);
     if (cached !== undefined) return cached;
-    const { n, nextExpiry } = await this.store.read((r) => r.memories.count(owner, now, agentId, includeSuperseded), {
-      org: owner.org,
-      user: owner.userId,
-    });
+    const { n, nextExpiry } = await this.store.read(
+      (r) => r.memories.count(owner, now, agentId, includeSuperseded),
+      mine(owner),
+    );
     this.caches.totals.set(owner, key, n, nextExpiry ?? Infinity);
     return n;
   }
