@@ -69,6 +69,17 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
     expect(await a.read((r) => r.memories.get(owner("bob"), "w2", NOW), { user: "alice" })).toBeNull();
   });
 
+  test("a user's transaction sees nothing of a user of the same id in another organization", async () => {
+    await a.write((r) => r.memories.insert(newMemory("o1", "memory o1", { user_id: "dana", org_id: "acme" })));
+    const acmeDana = { org: "acme", userId: "dana" };
+    expect(await a.read((r) => r.memories.get(acmeDana, "o1", NOW), { org: "acme", user: "dana" })).not.toBeNull();
+    expect(await a.read((r) => r.memories.get(acmeDana, "o1", NOW), { org: HOME_ORG, user: "dana" })).toBeNull();
+    expect(await a.read((r) => r.memories.count(acmeDana, NOW), { org: HOME_ORG, user: "dana" })).toEqual({
+      n: 0,
+      nextExpiry: null,
+    });
+  });
+
   test("a user's transaction cannot write another user's row", async () => {
     const err = await a.write((r) => r.memories.insert(memory("w3", "bob")), { user: "alice" }).catch((e) => e);
     expect((err as Error).message).toContain("row-level security");
@@ -114,6 +125,6 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
       await server.start();
     }
     expect(await a.reachable()).toBe(true);
-    expect(await a.read((r) => r.memories.total())).toBe(3);
+    expect(await a.read((r) => r.memories.total())).toBe(4);
   });
 });

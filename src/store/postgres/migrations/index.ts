@@ -11,6 +11,7 @@ import m0008 from "./0008_organizations.sql" with { type: "text" };
 import m0009 from "./0009_organization_keys.sql" with { type: "text" };
 import m0010 from "./0010_fact_keys.sql" with { type: "text" };
 import m0011 from "./0011_layer_keys.sql" with { type: "text" };
+import m0012 from "./0012_row_security_org.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -30,4 +31,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 9, name: "organization keys", sql: m0009 },
   { version: 10, name: "fact keys", sql: m0010 },
   { version: 11, name: "layer keys", sql: m0011 },
+  { version: 12, name: "row security by organization", sql: m0012 },
 ];
