@@ -39,6 +39,8 @@ export class AuditLog {
   /** Erased users: their calls recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym. */
   private readonly erased = new Map<string, { pseudonym: string; until: number }>();
   private prunedAt = -Infinity;
+  /** Policy lookups of recorded calls not answered yet (see settle). */
+  private readonly lookups = new Set<Promise<AuditRow | null>>();
 
   constructor(
     private readonly store: Store,
@@ -49,10 +51,22 @@ export class AuditLog {
 
   /** Called once per answered request; the policy is looked up meanwhile and the row written at the next flush. */
   record(call: AuditCall): void {
-    this.pending.push(this.rowOf(call, this.clock.now()));
+    const row = this.rowOf(call, this.clock.now());
+    this.lookups.add(row);
+    void row.finally(() => this.lookups.delete(row));
+    this.pending.push(row);
     if (this.pending.length >= MAX_BUFFER) void this.flush();
     this.timer ??= setInterval(() => void this.flush(), FLUSH_MS);
     this.timer.unref?.();
+  }
+
+  /**
+   * Resolves once every call recorded so far knows whether its organization's policy logs it. A policy
+   * write waits for this first, so a call made while logging was on is logged even when the change that
+   * turns logging off commits before the call's policy lookup would have run.
+   */
+  async settle(): Promise<void> {
+    await Promise.all(this.lookups);
   }
 
   /**

@@ -27,12 +27,19 @@ export class GovernanceService {
     this.erasure = new UserErasure(this.policies, deps.clock, (user, pseudonym) => this.audit.forget(user, pseudonym));
   }
 
-  setPolicy = (policy: unknown) => this.policies.setPolicy(policy);
+  /** Policy writes wait for the calls already recorded to learn whether the policy before them logs them. */
+  setPolicy = async (policy: unknown) => {
+    await this.audit.settle();
+    return this.policies.setPolicy(policy);
+  };
   getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
-  setAgentOverride = (memorySpaceId: unknown, overrides: unknown): Promise<void> =>
-    this.policies.setAgentOverride(memorySpaceId, overrides);
+  setAgentOverride = async (memorySpaceId: unknown, overrides: unknown): Promise<void> => {
+    await this.audit.settle();
+    return this.policies.setAgentOverride(memorySpaceId, overrides);
+  };
   /** SPEC §5.7: the scope falls back to the next level; history kept; audited. */
   removePolicy = async (scope: unknown): Promise<{ success: true; removed: boolean }> => {
+    await this.audit.settle();
     const r = await this.policies.removePolicy(scope);
     const space = r.kind === "memorySpace" ? r.scopeId : undefined;
     const query = r.kind === "memorySpace" ? `memorySpaceId=${r.scopeId}` : `organizationId=${r.scopeId}`;
