@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { loadConfig } from "~/config/load-config";
 import { startServer, type RunningServer } from "~/main";
 import { silentLogger } from "~/shared/logger";
-import { ModelSwitch, type DownloadStatus } from "~/search/model-switch";
+import { ModelSwitch, type DownloadStatus, type ModelSwitchOptions } from "~/search/model-switch";
 import { TransformersEmbedder } from "~/search/transformers-embedder";
 import { buildTestApp, type TestApp } from "../support/app";
 import { startTestHub, type TestHub } from "../support/model-hub";
@@ -23,6 +23,18 @@ let hub: TestHub | undefined;
 let server: RunningServer | undefined;
 let app: TestApp | undefined;
 let dirs: string[] = [];
+
+/** A switch to the hub's model, downloading into `dir`, for the test app's search. */
+const switchIn = (dir: string, more: Partial<ModelSwitchOptions>) =>
+  new ModelSwitch({
+    id: ID,
+    modelsDir: dir,
+    hub: hub!.url,
+    search: app!.services.search,
+    load: () => new TransformersEmbedder({ modelId: ID, modelsDir: dir, allowRemote: false }),
+    logger: silentLogger(),
+    ...more,
+  });
 
 /** A models folder of its own, with the built-in model of the test cache linked in (not built again). */
 function modelsDir(): string {
@@ -96,15 +108,7 @@ describe("a model that is not there yet", () => {
     hub.offline = true;
     app = await buildTestApp();
     const dir = modelsDir();
-    const models = new ModelSwitch({
-      id: ID,
-      modelsDir: dir,
-      hub: hub.url,
-      search: app.services.search,
-      load: () => new TransformersEmbedder({ modelId: ID, modelsDir: dir, allowRemote: false }),
-      logger: silentLogger(),
-      retryMs: 1,
-    });
+    const models = switchIn(dir, { retryMs: 1 });
     const done = models.start();
     const failed = await models.reached((s) => s.state === "retrying");
     expect(failed.error).toBeString();
@@ -125,15 +129,7 @@ describe("a model that is not there yet", () => {
     app = await buildTestApp();
     const dir = modelsDir();
     const statuses: DownloadStatus[] = [];
-    const models = new ModelSwitch({
-      id: ID,
-      modelsDir: dir,
-      hub: hub.url,
-      search: app.services.search,
-      load: () => new TransformersEmbedder({ modelId: ID, modelsDir: dir, allowRemote: false }),
-      logger: silentLogger(),
-      onStatus: (s) => statuses.push(s),
-    });
+    const models = switchIn(dir, { onStatus: (s) => statuses.push(s) });
     await models.start();
     expect(models.status).toMatchObject({ state: "failed", attempts: 1 });
     expect(models.status.error).toContain(`model ${ID} was not found at ${hub.url}`);
