@@ -35,7 +35,15 @@ function fill(db: Db, dims: number, indexes: { upsert(rows: VectorRow[]): void }
       const rows: VectorRow[] = [];
       for (let i = 0; i < PER_USER; i++) {
         ins.run(++rowid, `m${rowid}`, `user${u}`);
-        rows.push({ rowid, userId: `user${u}`, agentId: "a", sessionId: "", expiresAt: null, vector: unit(dims) });
+        rows.push({
+          rowid,
+          org: "default",
+          userId: `user${u}`,
+          agentId: "a",
+          sessionId: "",
+          expiresAt: null,
+          vector: unit(dims),
+        });
       }
       for (const index of indexes) index.upsert(rows);
     }).immediate();

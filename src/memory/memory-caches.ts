@@ -36,12 +36,12 @@ export class MemoryCaches {
   /**
    * Before answering from the caches: on a store whose other writers are seen late (another node's
    * notification arrives after its commit), the user's change counter is read, and a change drops the
-   * user's cached answers — a write acknowledged on any node is seen at once. (The counter is the user
-   * id's in every organization: a change in one drops the others' answers too, never serves a stale one.)
+   * user's cached answers — a write acknowledged on any node is seen at once (the counter is the user's of
+   * the organization).
    */
   async sync(owner: Owner): Promise<void> {
     if (!this.store.userChangeVersion) return;
-    const v = await this.store.userChangeVersion(owner.userId);
+    const v = await this.store.userChangeVersion(owner);
     const key = ownerKey(owner);
     if (this.versions.get(key) === v) return;
     if (this.versions.size > 100_000) this.versions.clear();

@@ -324,6 +324,7 @@ export class MemoryService {
         await this.search.writeVectors(tx, vectors.space, [
           {
             rowid: row.rowid,
+            org: row.org_id,
             userId: row.user_id,
             agentId: row.agent_id,
             sessionId: row.session_id,

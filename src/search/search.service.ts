@@ -314,6 +314,7 @@ export class SearchService {
           space,
           rows.map((r, i) => ({
             rowid: r.rowid,
+            org: r.org_id,
             userId: r.user_id,
             agentId: r.agent_id,
             sessionId: r.session_id,

@@ -3,7 +3,7 @@
 // no driver type, connection or SQL leaves store/. Every repository call returns a Promise, so an
 // engine with an asynchronous driver (PostgreSQL through Bun.sql) implements the same interface.
 // Decisions: docs/ARCHITECTURE.md "The store".
-import type { MemoryRepo } from "./repos/memory-repo";
+import type { MemoryRepo, Owner } from "./repos/memory-repo";
 import type { FactRepo } from "./repos/fact-repo";
 import type { SearchRepo } from "./repos/search-repo";
 import type { VectorRepo } from "./repos/vector-repo";
@@ -97,7 +97,7 @@ export interface Store {
    * notification of another node's write arrives after its commit). A cache asks it before answering
    * from memory, so a write acknowledged on any node is seen at once. Absent: externalVersion is exact.
    */
-  userChangeVersion?(userId: string): Promise<number>;
+  userChangeVersion?(owner: Owner): Promise<number>;
   readonly vectorErasures: VectorErasures;
   /** The vector index serving semantic search (SQLite: "sqlite-vec", or "portable" where it cannot load). */
   readonly vectorIndex: string;

@@ -155,12 +155,20 @@ export function pageSql(
 
 /** Copied vectors as a vector index takes them: with the filter columns of their (already copied) memories. */
 export function vectorRowsOf(
-  memories: { rowid: number; user_id: string; agent_id: string; session_id: string; expires_at: number | null }[],
+  memories: {
+    rowid: number;
+    org_id: string;
+    user_id: string;
+    agent_id: string;
+    session_id: string;
+    expires_at: number | null;
+  }[],
   vectors: [number, Float32Array | null][],
 ): VectorRow[] {
   const byRowid = new Map(vectors);
   return memories.map((m) => ({
     rowid: m.rowid,
+    org: m.org_id,
     userId: m.user_id,
     agentId: m.agent_id,
     sessionId: m.session_id,

@@ -144,6 +144,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       const space = await e.tx((r) => r.vectors.open("test/model", 3));
       const row = (id: string, vector: number[] | null, user = "alice", agent = "a1") => ({
         rowid: rowids.get(id)!,
+        org: "default",
         userId: user,
         agentId: agent,
         sessionId: "",

@@ -2,6 +2,7 @@
 // transaction, and the transaction API of store.ts. Every transaction names its scope first — the user
 // and organization row-level security lets it see ('*' = all) — and a write that meets a serialization
 // failure or deadlock is run again. Other nodes' changes arrive by LISTEN/NOTIFY (changes.ts).
+import type { Owner } from "../repos/memory-repo";
 import type { Logger } from "~/shared/logger";
 import { openPool, parsePgUrl, Pg, RETRYABLE, storeError, type Client, type PgTarget } from "./connection";
 import { migratePostgres } from "./migrate";
@@ -98,14 +99,14 @@ export class PostgresStore implements Store {
   }
 
   /** The user's memory change version (bumped by every change to their memories, on any node). */
-  userChangeVersion(userId: string): Promise<number> {
-    return this.changeVersion(userId);
+  userChangeVersion(owner: Owner): Promise<number> {
+    return this.changeVersion(owner);
   }
 
-  async changeVersion(userId: string): Promise<number> {
+  async changeVersion(owner: Owner): Promise<number> {
     const r = await new Pg(this.pool).one<{ version: number }>(
-      "SELECT version FROM memory_change_versions WHERE user_id = $1",
-      [userId],
+      "SELECT version FROM memory_change_versions WHERE org_id = $1 AND user_id = $2",
+      [owner.org, owner.userId],
     );
     return r?.version ?? 0;
   }

@@ -143,13 +143,15 @@ class PostgresSide implements TargetSide {
   async putVectors(model: string, _dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
     const memories = await this.pg.all<{
       rowid: number;
+      org_id: string;
       user_id: string;
       agent_id: string;
       session_id: string;
       expires_at: number | null;
-    }>("SELECT rowid, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid = ANY($1::bigint[])", [
-      rows.map((r) => r[0]),
-    ]);
+    }>(
+      "SELECT rowid, org_id, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid = ANY($1::bigint[])",
+      [rows.map((r) => r[0])],
+    );
     await new PgVectorRepo(this.pg).upsert({ model, key: model }, vectorRowsOf(memories, rows));
   }
 }

@@ -20,14 +20,16 @@ export class PgVectorRepo implements VectorRepo {
   async upsert(space: VectorSpace, rows: VectorRow[]): Promise<void> {
     if (!rows.length) return;
     await this.pg.run(
-      `INSERT INTO memory_vectors (memory_rowid, model, user_id, embedding)
-       SELECT r, $1, u, e::vector FROM unnest($2::bigint[], $3::text[], $4::text[]) AS x(r, u, e)
-       ON CONFLICT (memory_rowid, model) DO UPDATE SET embedding = excluded.embedding, user_id = excluded.user_id`,
+      `INSERT INTO memory_vectors (memory_rowid, model, org_id, user_id, embedding)
+       SELECT r, $1, o, u, e::vector FROM unnest($2::bigint[], $5::text[], $3::text[], $4::text[]) AS x(r, o, u, e)
+       ON CONFLICT (memory_rowid, model)
+         DO UPDATE SET embedding = excluded.embedding, org_id = excluded.org_id, user_id = excluded.user_id`,
       [
         space.model,
         rows.map((r) => r.rowid),
         rows.map((r) => r.userId),
         rows.map((r) => (r.vector ? vectorText(r.vector) : null)),
+        rows.map((r) => r.org),
       ],
     );
   }
@@ -60,13 +62,14 @@ export class PgVectorRepo implements VectorRepo {
   unembedded(model: string, limit: number) {
     return this.pg.all<{
       rowid: number;
+      org_id: string;
       user_id: string;
       agent_id: string;
       session_id: string;
       expires_at: number | null;
       memory: string;
     }>(
-      `SELECT m.rowid, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
+      `SELECT m.rowid, m.org_id, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
        WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid AND v.model = $1)
        ORDER BY m.rowid LIMIT $2`,
       [model, limit],

@@ -11,6 +11,8 @@ export interface VectorSpace {
 
 export interface VectorRow {
   rowid: number;
+  /** The memory's organization: with userId, the partition a nearest-neighbour search stays in (SPEC §8). */
+  org: string;
   userId: string;
   agentId: string;
   sessionId: string;
@@ -37,6 +39,7 @@ export interface VectorRepo {
   ): Promise<
     {
       rowid: number;
+      org_id: string;
       user_id: string;
       agent_id: string;
       session_id: string;

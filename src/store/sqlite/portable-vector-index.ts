@@ -1,12 +1,15 @@
 // The vector index where SQLite cannot load sqlite-vec (Apple's SQLite on macOS), with the same
 // interface, filters and scores as the sqlite-vec index (vector-index.ts). A model's vectors live in
-// chunks (portable-chunks.ts) of one user and session, found through an index on (user, session), and
+// chunks (portable-chunks.ts) of one owner (an organization's user) and session, found through an index
+// on (owner, session), and
 // a rowid → slot table; a search scans the user's chunks as typed arrays. Reading a blob per vector
 // cost ~1 µs each in bun:sqlite (1,000 vectors: 1.5 ms at 100 dimensions, 5 ms at 384), more than the
 // arithmetic: hence chunks. A freed slot is zeroed, and chunks are written so freed pages are zeroed too.
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
+import { ownerKey } from "~/shared/principal";
 import { filterSql } from "./filter-sql";
+import { moveLayout, ownerOfRowid } from "./vector-layouts";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRow } from "../repos/vector-repo";
 import { checkDimensions, modelHash } from "./vector-index";
@@ -25,14 +28,17 @@ import {
 const NEVER = Number.MAX_SAFE_INTEGER;
 /** sqlite-vec's KNN limit, kept so both indexes answer the same. */
 const MAX_K = 4096;
-/** `vecs_` + a hash of the model id + the dimension: never text from the id. */
-const TABLE_NAME = /^vecs_[0-9a-f]{12}_\d+$/;
+/**
+ * `vecs_` + a hash of the model id + the dimension, never text from the id; `_org` when chunks belong to an
+ * organization's user (to a user id in the layout before).
+ */
+const TABLE_NAME = /^vecs_[0-9a-f]{12}_(\d+)(_org)?$/;
 
 type Edits = Map<number, Chunk>;
 
 /** The chunk table forModel gives a model (its rowid map is `<name>_rowids`). */
 export const portableTableName = (modelId: string, dimensions: number): string =>
-  `vecs_${modelHash(modelId)}_${dimensions}`;
+  `vecs_${modelHash(modelId)}_${dimensions}_org`;
 
 export class PortableVectorIndex {
   /** Every model's chunk table in the store. */
@@ -47,19 +53,25 @@ export class PortableVectorIndex {
   }
 
   /** The tables of a model (created when missing). */
-  static forModel(db: Db, modelId: string, dimensions: number, _logger?: Logger): PortableVectorIndex {
+  static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): PortableVectorIndex {
     checkDimensions(dimensions);
     const t = portableTableName(modelId, dimensions);
     db.transaction(() => {
       db.run(
-        `CREATE TABLE IF NOT EXISTS ${t} (chunk_id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, session_id TEXT NOT NULL, ` +
+        `CREATE TABLE IF NOT EXISTS ${t} (chunk_id INTEGER PRIMARY KEY, owner TEXT NOT NULL, session_id TEXT NOT NULL, ` +
           "used INTEGER NOT NULL, rowids BLOB NOT NULL, expires BLOB NOT NULL, agents TEXT NOT NULL, mags BLOB NOT NULL, " +
           "vectors BLOB NOT NULL)",
       );
-      db.run(`CREATE INDEX IF NOT EXISTS ${t}_by_user ON ${t} (user_id, session_id)`);
+      db.run(`CREATE INDEX IF NOT EXISTS ${t}_by_owner ON ${t} (owner, session_id)`);
       db.run(
         `CREATE TABLE IF NOT EXISTS ${t}_rowids (memory_rowid INTEGER PRIMARY KEY, chunk_id INTEGER NOT NULL, slot INTEGER NOT NULL)`,
       );
+      // The layout before organizations: chunks of a user id.
+      const earlier = t.replace(/_org$/, "");
+      if (PortableVectorIndex.tables(db).includes(earlier)) {
+        const [from, to] = [new PortableVectorIndex(db, modelId, earlier), new PortableVectorIndex(db, modelId, t)];
+        moveLayout(db, modelId, from, to, { extra: [`${earlier}_rowids`], logger });
+      }
     }).immediate();
     return new PortableVectorIndex(db, modelId, t);
   }
@@ -73,7 +85,7 @@ export class PortableVectorIndex {
     readonly table: string,
   ) {
     if (!TABLE_NAME.test(table)) throw new Error(`not a portable vector table name: ${table}`);
-    this.dims = Number(table.slice(table.lastIndexOf("_") + 1));
+    this.dims = Number(TABLE_NAME.exec(table)![1]);
     this.slots = slotsFor(this.dims);
   }
 
@@ -103,8 +115,8 @@ export class PortableVectorIndex {
     // sqlite-vec's KNN stops at MAX_K; its scan for metadata filters has no such limit.
     const allowed = filter.metadata && Object.keys(filter.metadata).length ? this.matching(filter) : null;
     const chunks = this.db
-      .query<ChunkRow, [string, string]>(`SELECT * FROM ${this.table} WHERE user_id = ? AND session_id = ?`)
-      .all(filter.userId, filter.sessionId);
+      .query<ChunkRow, [string, string]>(`SELECT * FROM ${this.table} WHERE owner = ? AND session_id = ?`)
+      .all(ownerKey(filter), filter.sessionId);
     const qMag = sumOfSquares(vector);
     const d: number[] = [];
     const ids: number[] = [];
@@ -122,7 +134,6 @@ export class PortableVectorIndex {
     return nearest(d, ids, allowed ? n : Math.min(n, MAX_K)).map((i) => ({ rowid: ids[i]!, score: 1 - d[i]! }));
   }
 
-  /** Every stored vector, with its filter columns (to hand them to another index). */
   /** Every rowid this table holds a vector for, a deleted memory's included. */
   rowids(): number[] {
     return this.db
@@ -131,19 +142,24 @@ export class PortableVectorIndex {
       .map((x) => x.r);
   }
 
+  /**
+   * Every live memory's vector, with its filter columns (to hand them to another index or layout); the
+   * owner is its memory's, so this reads a table of either layout.
+   */
   vectors(): VectorRow[] {
     const out: VectorRow[] = [];
-    const rows = this.db
-      .query<ChunkRow & { user_id: string; session_id: string }, []>(`SELECT * FROM ${this.table}`)
-      .all();
+    const owner = ownerOfRowid(this.db);
+    const rows = this.db.query<ChunkRow & { session_id: string }, []>(`SELECT * FROM ${this.table}`).all();
     for (const row of rows) {
       const c = decode(row);
       c.rowids.forEach((rowid, s) => {
-        if (rowid === 0) return;
+        const o = rowid === 0 ? null : owner(rowid);
+        if (!o) return;
         const expires = c.expires[s]!;
         out.push({
           rowid,
-          userId: row.user_id,
+          org: o.org_id,
+          userId: o.user_id,
           sessionId: row.session_id,
           agentId: c.agents[s]!,
           expiresAt: expires === NEVER ? null : expires,
@@ -185,11 +201,11 @@ export class PortableVectorIndex {
   private place(edits: Edits, r: VectorRow, vector: Float32Array): void {
     const candidates = this.db
       .query<{ chunk_id: number; used: number }, [string, string]>(
-        `SELECT chunk_id, used FROM ${this.table} WHERE user_id = ? AND session_id = ? ORDER BY chunk_id`,
+        `SELECT chunk_id, used FROM ${this.table} WHERE owner = ? AND session_id = ? ORDER BY chunk_id`,
       )
-      .all(r.userId, r.sessionId);
+      .all(ownerKey(r), r.sessionId);
     const id = candidates.find((k) => (edits.get(k.chunk_id)?.used ?? k.used) < this.slots)?.chunk_id;
-    const c = id !== undefined ? this.load(edits, id) : this.create(edits, r.userId, r.sessionId);
+    const c = id !== undefined ? this.load(edits, id) : this.create(edits, ownerKey(r), r.sessionId);
     const slot = c.rowids.indexOf(0);
     c.rowids[slot] = r.rowid;
     c.expires[slot] = r.expiresAt ?? NEVER;
@@ -219,13 +235,13 @@ export class PortableVectorIndex {
     return c;
   }
 
-  private create(edits: Edits, userId: string, sessionId: string): Chunk {
+  private create(edits: Edits, owner: string, sessionId: string): Chunk {
     const e = emptyChunk(this.slots, this.dims);
     const { lastInsertRowid } = this.db
       .query(
-        `INSERT INTO ${this.table} (user_id, session_id, used, rowids, expires, agents, mags, vectors) VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ${this.table} (owner, session_id, used, rowids, expires, agents, mags, vectors) VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
       )
-      .run(userId, sessionId, e.rowids, e.expires, JSON.stringify(e.agents), e.mags, e.vectors);
+      .run(owner, sessionId, e.rowids, e.expires, JSON.stringify(e.agents), e.mags, e.vectors);
     const c = { ...e, id: Number(lastInsertRowid) };
     edits.set(c.id, c);
     return c;

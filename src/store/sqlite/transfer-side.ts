@@ -100,7 +100,7 @@ class SqliteSide implements TargetSide {
       )
       .all(`vec_${hash}_*`, `vecs_${hash}_*`)
       .map((r) => r.name)
-      .filter((n) => /^vecs?_[0-9a-f]{12}_\d+(_c\d+)?$/.test(n));
+      .filter((n) => /^vecs?_[0-9a-f]{12}_\d+(_c\d+)?(_org)?$/.test(n));
     const state = this.db.query("SELECT 1 FROM sqlite_master WHERE name = 'vector_index_state'").get()
       ? this.db.query<{ kind: string }, [string]>("SELECT kind FROM vector_index_state WHERE model = ?").get(model)
           ?.kind
@@ -151,8 +151,18 @@ class SqliteSide implements TargetSide {
   async putVectors(model: string, dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
     const index = openVectorIndex(this.db, this.store.vectorIndex, model, dimensions);
     const memories = this.db
-      .query<{ rowid: number; user_id: string; agent_id: string; session_id: string; expires_at: number | null }, []>(
-        `SELECT rowid, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid IN (${rows.map((r) => r[0]).join(",")})`,
+      .query<
+        {
+          rowid: number;
+          org_id: string;
+          user_id: string;
+          agent_id: string;
+          session_id: string;
+          expires_at: number | null;
+        },
+        []
+      >(
+        `SELECT rowid, org_id, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid IN (${rows.map((r) => r[0]).join(",")})`,
       )
       .all();
     index.upsert(vectorRowsOf(memories, rows));

@@ -1,8 +1,10 @@
-// sqlite-vec storage and KNN for one embedding model: a vec0 table partitioned by user, with
-// agent, session and expiry as metadata columns so filters run inside the KNN query.
+// sqlite-vec storage and KNN for one embedding model: a vec0 table partitioned by owner (organization
+// and user), with agent, session and expiry as metadata columns so filters run inside the KNN query.
 import type { Db } from "./connection";
 import type { Logger } from "~/shared/logger";
+import { ownerKey } from "~/shared/principal";
 import { filterSql } from "./filter-sql";
+import { moveLayout, ownerOfRowid } from "./vector-layouts";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
 import type { VectorRow } from "../repos/vector-repo";
 
@@ -21,10 +23,11 @@ const MAX_K = 4096;
 export const CHUNK_SLOTS = 256;
 
 /**
- * The names forModel gives: a hash of the model id, the dimension and the chunk size (`_c256`; none in
- * the layout before it), never text from the id.
+ * The names forModel gives: a hash of the model id, the dimension, the chunk size (`_c256`; none in the
+ * layout before it) and `_org` (partitions of one organization's user; of a user id before), never text
+ * from the id.
  */
-const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+(_c\d+)?$/;
+const TABLE_NAME = /^vec_[0-9a-f]{12}_\d+(_c\d+)?(_org)?$/;
 
 /** The hash that names a model's tables (a model id is not trusted SQL). */
 export const modelHash = (modelId: string): string =>
@@ -38,7 +41,10 @@ export function checkDimensions(dimensions: number): void {
 
 /** The vec0 table forModel gives a model. */
 export const vecTableName = (modelId: string, dimensions: number): string =>
-  `vec_${modelHash(modelId)}_${dimensions}_c${CHUNK_SLOTS}`;
+  `vec_${modelHash(modelId)}_${dimensions}_c${CHUNK_SLOTS}_org`;
+
+/** The partition a memory's vector is in: its organization's user (the same user id in two is two users). */
+const partitionOf = (o: { org: string; userId: string }): string => ownerKey(o);
 
 export class VectorIndex {
   /** Every model's vec0 table in the store (an earlier model's stays after a model change). */
@@ -54,23 +60,28 @@ export class VectorIndex {
 
   /**
    * The vec0 table of a model (created when missing). The name comes from a hash, never from text:
-   * the model id is not trusted SQL. A table of the layout before CHUNK_SLOTS is moved over, once.
+   * the model id is not trusted SQL. A table of an earlier layout (1,024-slot chunks, or partitions by
+   * user id) is moved over, once: the newer first, so the one an older Engram wrote last wins (a newer
+   * one drops the earlier tables when it opens them).
    */
   static forModel(db: Db, modelId: string, dimensions: number, logger?: Logger): VectorIndex {
     checkDimensions(dimensions);
-    const earlier = `vec_${modelHash(modelId)}_${dimensions}`;
-    const table = `${earlier}_c${CHUNK_SLOTS}`;
+    const base = `vec_${modelHash(modelId)}_${dimensions}`;
+    const table = vecTableName(modelId, dimensions);
     db.transaction(() => {
       db.run(
         `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(` +
-          `user_id TEXT PARTITION KEY, embedding FLOAT[${dimensions}] distance_metric=cosine, ` +
+          `owner TEXT PARTITION KEY, embedding FLOAT[${dimensions}] distance_metric=cosine, ` +
           `agent_id TEXT, session_id TEXT, expires_at INTEGER, chunk_size=${CHUNK_SLOTS})`,
       );
       // sqlite-vec finds a partition's chunks with `WHERE partition00 = ?` on its _chunks table, which has
       // no index of its own: every KNN read one row (a page) of every user's chunks. At 1k users of 1k
       // memories the scan was ~20 % of a KNN, and it grows with the number of users, not with the user's data.
       db.run(`CREATE INDEX IF NOT EXISTS ${table}_chunks_by_user ON ${table}_chunks (partition00)`);
-      if (VectorIndex.tables(db).includes(earlier)) moveVectors(db, modelId, earlier, table, logger);
+      const present = VectorIndex.tables(db);
+      const to = new VectorIndex(db, modelId, table);
+      for (const earlier of [`${base}_c${CHUNK_SLOTS}`, base])
+        if (present.includes(earlier)) moveLayout(db, modelId, new VectorIndex(db, modelId, earlier), to, { logger });
     }).immediate();
     return new VectorIndex(db, modelId, table);
   }
@@ -88,17 +99,16 @@ export class VectorIndex {
   upsert(rows: VectorRow[]): void {
     if (!rows.length) return;
     const ins = this.db.query(
-      `INSERT INTO ${this.table} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${this.table} (rowid, owner, embedding, agent_id, session_id, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
     const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
     for (const r of rows) {
       this.delete([r.rowid]);
-      if (r.vector) ins.run(r.rowid, r.userId, r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
+      if (r.vector) ins.run(r.rowid, partitionOf(r), r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
       mark.run(r.rowid, this.modelId);
     }
   }
 
-  /** Every stored vector of a live memory, with its filter columns (to hand them to another index). */
   /** Every rowid this table holds a vector for, a deleted memory's included. */
   rowids(): number[] {
     return this.db
@@ -107,25 +117,25 @@ export class VectorIndex {
       .map((x) => x.r);
   }
 
+  /**
+   * Every stored vector of a live memory, with its filter columns (to hand them to another index or
+   * layout); the owner is its memory's, so this reads a table of any layout.
+   */
   vectors(): VectorRow[] {
+    const owner = ownerOfRowid(this.db);
     return this.db
-      .query<
-        {
-          rowid: number;
-          user_id: string;
-          agent_id: string;
-          session_id: string;
-          expires_at: number;
-          embedding: Uint8Array;
-        },
-        []
-      >(
-        `SELECT rowid, user_id, agent_id, session_id, expires_at, embedding FROM ${this.table} WHERE rowid IN (SELECT rowid FROM memories)`,
+      .query<{ rowid: number; agent_id: string; session_id: string; expires_at: number; embedding: Uint8Array }, []>(
+        `SELECT rowid, agent_id, session_id, expires_at, embedding FROM ${this.table}`,
       )
       .all()
+      .flatMap((r) => {
+        const o = owner(r.rowid);
+        return o ? [{ ...r, org: o.org_id, userId: o.user_id }] : [];
+      })
       .map((r) => ({
         rowid: r.rowid,
-        userId: r.user_id,
+        org: r.org,
+        userId: r.userId,
         agentId: r.agent_id,
         sessionId: r.session_id,
         expiresAt: r.expires_at === NEVER ? null : r.expires_at,
@@ -145,8 +155,8 @@ export class VectorIndex {
     const agent = filter.agentId !== undefined ? " AND agent_id = ?" : "";
     const sql =
       `SELECT rowid, 1 - distance AS score FROM ${this.table} WHERE embedding MATCH ? AND k = ? ` +
-      `AND user_id = ? AND session_id = ? AND expires_at > ?${agent} ORDER BY distance`;
-    const params: any[] = [vector, Math.min(n, MAX_K), filter.userId, filter.sessionId, filter.now];
+      `AND owner = ? AND session_id = ? AND expires_at > ?${agent} ORDER BY distance`;
+    const params: any[] = [vector, Math.min(n, MAX_K), partitionOf(filter), filter.sessionId, filter.now];
     if (filter.agentId !== undefined) params.push(filter.agentId);
     return this.db.query<RankedRow, any[]>(sql).all(...params);
   }
@@ -158,42 +168,4 @@ export class VectorIndex {
       `JOIN ${this.table} v ON v.rowid = m.rowid WHERE ${where} ORDER BY score DESC LIMIT ?`;
     return this.db.query<RankedRow, any[]>(sql).all(vector, ...params, n);
   }
-}
-
-/**
- * Moves every live memory's vector from a table of an earlier layout to `to` and drops it, inside the
- * caller's transaction. Vectors whose erasure is still queued (a crash between the two) are erased first:
- * sqlite-vec zeroes a deleted slot, while a dropped table's pages are only freed. A queued rowid is never a
- * live memory's (rowids are not reused), so all of them go.
- *
- * `to` holds rows only if the store went back to an Engram of the earlier layout and forward again. That
- * version wrote only the earlier table and erased nothing from this one: a row here may belong to a memory
- * deleted or rewritten meanwhile. So every row here is erased, the memories whose
- * vector is not in the earlier table lose their mark, and the re-embedding at start writes them again
- * (else one rowid in both tables failed the move, and search lost its vectors).
- */
-function moveVectors(db: Db, model: string, from: string, to: string, logger?: Logger): void {
-  const started = performance.now();
-  logger?.info("moving vectors to a smaller chunk layout (once)", { from, to });
-  const rowids = (sql: string) =>
-    db
-      .query<{ r: number }, []>(sql)
-      .all()
-      .map((row) => row.r);
-  new VectorIndex(db, model, from).delete(rowids("SELECT memory_rowid AS r FROM vector_erasures"));
-  const untrusted = rowids(`SELECT rowid AS r FROM ${to}`);
-  if (untrusted.length) {
-    new VectorIndex(db, model, to).delete(untrusted);
-    db.query(`DELETE FROM memory_embeddings WHERE model = ? AND memory_rowid NOT IN (SELECT rowid FROM ${from})`).run(
-      model,
-    );
-    logger?.info("erased vectors left from before a downgrade; they are embedded again", { vectors: untrusted.length });
-  }
-  db.run(
-    `INSERT INTO ${to} (rowid, user_id, embedding, agent_id, session_id, expires_at) ` +
-      `SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${from} WHERE rowid IN (SELECT rowid FROM memories)`,
-  );
-  const moved = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${to}`).get()!.n;
-  db.run(`DROP TABLE ${from}`);
-  logger?.info("moved vectors", { vectors: moved, ms: Math.round(performance.now() - started) });
 }

@@ -28,6 +28,13 @@ export const erasableTables = (db: Db, kind: VectorIndexKind): string[] =>
 const exists = (db: Db, table: string) =>
   !!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
 
+/** A model's table of a kind, in the current layout or an earlier one (vector-layouts.ts), if any. */
+function tableOf(db: Db, kind: VectorIndexKind, current: string): string | undefined {
+  const earlier = current.replace(/_org$/, "");
+  const names = kind === "sqlite-vec" ? [current, earlier, earlier.replace(/_c\d+$/, "")] : [current, earlier];
+  return names.find((t) => exists(db, t));
+}
+
 /**
  * The model's index of this kind. When the other kind holds the model's current vectors, they are
  * moved over if this connection can read them (then erased and dropped); if it cannot (vec0 without
@@ -50,15 +57,16 @@ export function openVectorIndex(
         .get(modelId)?.kind;
       const other: VectorIndexKind = kind === "sqlite-vec" ? "portable" : "sqlite-vec";
       // A store from before this record had sqlite-vec only.
-      const current = recorded ?? (exists(db, names[other]) ? other : kind);
-      const hadTable = exists(db, names[kind]);
+      const others = tableOf(db, other, names[other]);
+      const current = recorded ?? (others ? other : kind);
+      const hadTable = !!tableOf(db, kind, names[kind]);
       const index =
         kind === "sqlite-vec"
           ? VectorIndex.forModel(db, modelId, dims, logger)
           : PortableVectorIndex.forModel(db, modelId, dims);
       if (current === other) {
         if (hadTable) erase(index);
-        handOver(db, { kind: other, table: names[other] }, index, kind, logger);
+        if (others) handOver(db, { kind: other, table: others }, index, kind, logger);
       }
       db.query("INSERT OR REPLACE INTO vector_index_state (model, kind) VALUES (?, ?)").run(modelId, kind);
       return index;
@@ -78,7 +86,6 @@ function handOver(
   kind: VectorIndexKind,
   logger?: Logger,
 ): void {
-  if (!exists(db, from.table)) return;
   if (from.kind === "sqlite-vec" && kind === "portable") {
     db.query("DELETE FROM memory_embeddings WHERE model = ?").run(to.modelId);
     logger?.warn(

@@ -46,6 +46,7 @@ export class SqliteVectorRepo implements VectorRepo {
       .query<
         {
           rowid: number;
+          org_id: string;
           user_id: string;
           agent_id: string;
           session_id: string;
@@ -54,7 +55,7 @@ export class SqliteVectorRepo implements VectorRepo {
         },
         [string, number]
       >(
-        `SELECT m.rowid, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
+        `SELECT m.rowid, m.org_id, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
          LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
       )
       .all(model, limit);

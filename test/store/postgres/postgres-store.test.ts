@@ -104,12 +104,12 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
     const offB = b.changes.on((c) => heardByB.push(c));
     const offA = a.changes.on((c) => heardByA.push(c));
     const arrived = new Promise<void>((resolve) => b.changes.on((c) => c.kind === "memories" && resolve()));
-    const before = await b.changeVersion("carol");
+    const before = await b.changeVersion(owner("carol"));
     await a.write((r) => r.memories.insert(memory("w4", "carol")));
     await arrived;
     expect(heardByB).toContainEqual({ kind: "memories", user: "carol" });
     expect(heardByA).toEqual([]);
-    expect(await b.changeVersion("carol")).toBe(before + 1);
+    expect(await b.changeVersion(owner("carol"))).toBe(before + 1);
     offA();
     offB();
   });

@@ -69,7 +69,7 @@ describe.skipIf(!!postgresSkip)(
             const rowid = await r.memories.insert(newMemory(`m${i}`, `memory number ${i}`, { created_at: NOW + i }));
             const vector = Float32Array.from({ length: DIM }, (_, d) => Math.sin(i + d));
             await r.vectors.upsert(space, [
-              { rowid, userId: "alice", agentId: "a1", sessionId: "", expiresAt: null, vector },
+              { rowid, org: "default", userId: "alice", agentId: "a1", sessionId: "", expiresAt: null, vector },
             ]);
           }
         });

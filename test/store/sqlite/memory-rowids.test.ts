@@ -133,7 +133,7 @@ describe("memory rowids", () => {
       const rowid = await old.write(async (tx) => {
         const r = insertAsTheReleaseDid(old.db, memory(id, id === "m3" ? "bob" : "alice", text));
         await tx.vectors.upsert(space, [
-          { rowid: r, userId: "alice", agentId: "cursor", sessionId: "", expiresAt: null, vector },
+          { rowid: r, org: "default", userId: "alice", agentId: "cursor", sessionId: "", expiresAt: null, vector },
         ]);
         return r;
       });

@@ -64,6 +64,7 @@ export function seed(db: Db, index: ContractIndex, memories: Memory[]): void {
 
 export const row = (m: Memory): VectorRow => ({
   rowid: m.rowid,
+  org: "default",
   userId: m.user ?? "alice",
   agentId: m.agent ?? "cursor",
   sessionId: m.session ?? "",

@@ -1,5 +1,5 @@
 // The vec0 table of a model: how sqlite-vec finds a user's vectors, the chunk layout, and the one-time
-// move of a store written with the earlier layout (1,024-slot chunks).
+// moves of a store written with an earlier layout (1,024-slot chunks; partitions by user id alone).
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,12 +16,17 @@ afterEach(async () => {
   t = undefined;
 });
 
-const vectors = (db: Db, table: string) =>
+/** The user of each vector: the partition of an earlier layout is the user id, the current one's the owner. */
+const USER_OF_OWNER = "json_extract(owner, '$[1]')";
+const vectors = (db: Db, table: string, user = USER_OF_OWNER) =>
   db
     .query(
-      `SELECT rowid, user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`,
+      `SELECT rowid, ${user} AS user_id, vec_to_json(embedding) AS embedding, agent_id, session_id, expires_at FROM ${table} ORDER BY rowid`,
     )
     .all();
+/** A table of the layouts before organizations: partitioned by user id. */
+const USER_LAYOUT = (table: string, chunks = "") =>
+  `CREATE VIRTUAL TABLE ${table} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER${chunks})`;
 const rowidsOf = (db: Db, user: string) =>
   db
     .query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE user_id = ? ORDER BY rowid")
@@ -49,7 +54,7 @@ describe("vector index", () => {
     await t.post("/add_memories", { user_id: "alice", memory: "a single memory" });
     const db = dbOf(t);
     const [table] = VectorIndex.tables(dbOf(t)) as [string];
-    expect(table).toMatch(/^vec_[0-9a-f]{12}_26_c256$/);
+    expect(table).toMatch(/^vec_[0-9a-f]{12}_26_c256_org$/);
     expect(db.query(`SELECT length(vectors) AS bytes FROM ${table}_vector_chunks00`).all()).toEqual([
       { bytes: CHUNK_SLOTS * 26 * 4 },
     ]);
@@ -80,23 +85,21 @@ describe("vector index", () => {
       );
     const before = await search();
     const [table] = VectorIndex.tables(dbOf(t)) as [string];
-    const earlier = table.replace(/_c256$/, "");
+    const earlier = table.replace(/_c256_org$/, "");
     const [gone] = rowidsOf(dbOf(t), "alice");
     await t.close();
     t = undefined;
 
     // The same store as the earlier layout left it, with a crash between a delete and its erasure.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    db.run(USER_LAYOUT(earlier));
     db.run(
-      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
-    );
-    db.run(
-      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, user_id, embedding, agent_id, session_id, expires_at FROM ${table}`,
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, ${USER_OF_OWNER}, embedding, agent_id, session_id, expires_at FROM ${table}`,
     );
     db.run(`DROP TABLE ${table}`);
     db.run(`DELETE FROM memories WHERE rowid = ${gone}`);
     db.run(`INSERT INTO vector_erasures (memory_rowid) VALUES (${gone})`);
-    const live = (vectors(db, earlier) as { rowid: number }[]).filter((v) => v.rowid !== gone);
+    const live = (vectors(db, earlier, "user_id") as { rowid: number }[]).filter((v) => v.rowid !== gone);
     expect(live).toHaveLength(3);
     expect(live.find((v: any) => v.user_id === "bob")).toMatchObject({
       session_id: "s1",
@@ -123,7 +126,7 @@ describe("vector index", () => {
       })),
     });
     const [table] = VectorIndex.tables(dbOf(t)) as [string];
-    const earlier = table.replace(/_c256$/, "");
+    const earlier = table.replace(/_c256_org$/, "");
     const [untouched, rewritten, deleted] = rowidsOf(dbOf(t), "alice") as [number, number, number];
     await t.close();
     t = undefined;
@@ -132,9 +135,7 @@ describe("vector index", () => {
     // memory) and erases nothing from the one it does not know: alice's last memory was deleted, and bob
     // has a new memory without a vector yet.
     const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
-    db.run(
-      `CREATE VIRTUAL TABLE ${earlier} USING vec0(user_id TEXT PARTITION KEY, embedding FLOAT[26] distance_metric=cosine, agent_id TEXT, session_id TEXT, expires_at INTEGER)`,
-    );
+    db.run(USER_LAYOUT(earlier));
     const newer = [1, ...Array(25).fill(0)];
     db.query(
       `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) VALUES (?, 'alice', ?, 'default', '', ?)`,
@@ -162,7 +163,7 @@ describe("vector index", () => {
     const floats = () =>
       dbOf(t!)
         .query<{ rowid: number; user_id: string; embedding: Uint8Array }, []>(
-          `SELECT rowid, user_id, embedding FROM ${table} ORDER BY rowid`,
+          `SELECT rowid, ${USER_OF_OWNER} AS user_id, embedding FROM ${table} ORDER BY rowid`,
         )
         .all()
         .map((v) => [v.rowid, v.user_id, [...new Float32Array(v.embedding.buffer, v.embedding.byteOffset, 26)]]);
@@ -179,5 +180,55 @@ describe("vector index", () => {
       [rewritten, "alice", newer],
       [bob, "bob", zzz],
     ]);
+  });
+
+  test("a store partitioned by user id alone has each vector moved to its organization's user, and one organization's alice no longer crowds out another's", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "engram-vec-")), "engram.db");
+    const options = { storeUrl: `sqlite://${path}`, searchWorkers: 0 };
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    const texts = ["My bike is a blue racer", "Lunch was a quick salad"];
+    await t.post("/add_memories", { user_id: "alice", messages: texts.map((content) => ({ role: "user", content })) });
+    const [table] = VectorIndex.tables(dbOf(t)) as [string];
+    const [bike, lunch] = rowidsOf(dbOf(t), "alice") as [number, number];
+    await t.close();
+    t = undefined;
+
+    // As the release before organizations left it: 256-slot chunks partitioned by user id, where acme's
+    // alice (a memory with the same text as the bike) shared the partition of the store's own alice.
+    const db = await openDb(path, { nativeCacheDir: join(path, "..", "native") });
+    const earlier = table.replace(/_org$/, "");
+    db.run(USER_LAYOUT(earlier, ", chunk_size=256"));
+    db.run(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT rowid, ${USER_OF_OWNER}, embedding, agent_id, session_id, expires_at FROM ${table}`,
+    );
+    db.run(`DROP TABLE ${table}`);
+    const acme = Number(
+      db
+        .query(
+          "INSERT INTO memories (id, org_id, user_id, agent_id, memory, created_at, updated_at) VALUES ('acme-1', 'acme', 'alice', 'default', ?, 1, 1)",
+        )
+        .run(texts[0]!).lastInsertRowid,
+    );
+    db.run(
+      `INSERT INTO ${earlier} (rowid, user_id, embedding, agent_id, session_id, expires_at) SELECT ${acme}, user_id, embedding, agent_id, session_id, expires_at FROM ${earlier} WHERE rowid = ${bike}`,
+    );
+    db.run(`INSERT INTO memory_embeddings (memory_rowid, model) SELECT ${acme}, model FROM memory_embeddings LIMIT 1`);
+    db.close();
+
+    t = await buildTestApp({ options, embedder: new LetterEmbedder() });
+    expect(VectorIndex.tables(dbOf(t))).toEqual([table]);
+    expect(dbOf(t).query(`SELECT rowid, owner FROM ${table} ORDER BY rowid`).all()).toEqual([
+      { rowid: bike, owner: '["default","alice"]' },
+      { rowid: lunch, owner: '["default","alice"]' },
+      { rowid: acme, owner: '["acme","alice"]' },
+    ]);
+    // The nearest neighbour of the bike's text for each alice is her own memory (acme's was as near as the
+    // store's own bike: with one shared partition a k = 1 search could return the other organization's).
+    const index = new VectorIndex(dbOf(t), "test/letters", table);
+    const [query] = (await new LetterEmbedder().embed([texts[0]!])) as [Float32Array];
+    const nearest = (org: string) =>
+      index.rank({ org, userId: "alice", sessionId: "", now: Date.now() }, query, 1).map((r) => r.rowid);
+    expect(nearest("default")).toEqual([bike]);
+    expect(nearest("acme")).toEqual([acme]);
   });
 });

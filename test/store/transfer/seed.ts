@@ -40,6 +40,7 @@ export async function seed(store: Store): Promise<void> {
     const rows = (userOf: (i: number) => string, vec: (i: number) => Float32Array | null) =>
       rowids.map((rowid, i) => ({
         rowid,
+        org: "default",
         userId: userOf(i),
         agentId: "agent",
         sessionId: "",
