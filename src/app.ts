@@ -15,6 +15,7 @@ import { docsRoutes, isDocsPath } from "./http/docs.routes";
 import { createMcpHandler } from "./mcp/mount";
 import { createOpenMemoryMount } from "./mcp/openmemory";
 import { adminRoutes, auditRoutes } from "./http/admin.routes";
+import { spaceRoutes } from "./http/spaces.routes";
 import { makeAuthenticator } from "./http/auth";
 import { hidden, principalOf } from "./http/access";
 import { ACCESS } from "./identity/access";
@@ -32,6 +33,7 @@ export function createApp(s: Services) {
     sessionRoutes(s),
     adminRoutes(s),
     auditRoutes(s),
+    spaceRoutes(s),
   ];
   const app = router();
   installPipeline(app, {

@@ -19,6 +19,8 @@ import { builtinKnownWords } from "./search/model/known-words";
 import { MemoryService } from "./memory/memory.service";
 import { MemoryCaches } from "./memory/memory-caches";
 import { MemoryPurger } from "./memory/purger";
+import { SpacesService } from "./spaces/spaces.service";
+import { SharedMemory } from "./spaces/shared-memory";
 import { RuleFactExtractor } from "./facts/fact-extractor";
 import { ruleRecogniser, type FactRecogniser } from "./facts/fact-recogniser";
 import { FallbackRecogniser, LlmFactRecogniser } from "./facts/llm-fact-recogniser";
@@ -127,6 +129,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     erasure: governance.erasure,
   };
   const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
+  const spaces = new SpacesService({ store, clock, memory, caches, graph, floor });
+  const shared = new SharedMemory(memory, spaces);
   const keys = new KeysService(store, clock, logger, config.orgId);
   const limits = new RequestLimits(store, config.rateLimit);
   const tokens = oidcVerifierOf(config);
@@ -139,6 +143,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     storeStatus: async () => ({ kind: store.kind, reachable: await store.reachable() }),
     search,
     memory,
+    spaces,
+    shared,
     conversations,
     immutable,
     mutable,

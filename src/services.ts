@@ -13,6 +13,8 @@ import type { KeysService } from "~/identity/keys.service";
 import type { RequestLimits } from "~/identity/request-limits";
 import type { OidcVerifier } from "~/identity/oidc";
 import type { RequestAudit } from "~/identity/request-audit";
+import type { SpacesService } from "~/spaces/spaces.service";
+import type { SharedMemory } from "~/spaces/shared-memory";
 
 /** The store as /health and /ready report it. */
 export interface StoreStatus {
@@ -27,6 +29,10 @@ export interface Services {
   logger: Logger;
   version: string;
   memory: MemoryService;
+  /** Shared spaces of an organization (SPEC §8): spaces, members, access. */
+  spaces: SpacesService;
+  /** The memory operations as clients call them: the memory service, across shared spaces when asked. */
+  shared: SharedMemory;
   search: SearchService;
   conversations: ConversationsService;
   immutable: ImmutableService;

@@ -5,16 +5,19 @@ import { spec, type RouteSpec } from "./route-spec";
 import { queryConverter } from "./query";
 import { userScopeOf } from "./access";
 import { ACCESS } from "~/identity/access";
+import { PromoteBody } from "~/spaces/spaces.schema";
 import {
   AddMemoriesInput,
   AddResponse,
   DeleteAllInput,
   DeleteResponse,
+  GetMemoryInput,
   ListMemoriesInput,
   ListResponse,
   MemoryPath,
   MemoryRef,
   MemoryResponse,
+  PromoteResponse,
   SearchMemoryInput,
   SearchResponse,
   SupersedeBody,
@@ -29,12 +32,13 @@ const toQuery = queryConverter(MemoryRef);
 
 export const memoryRoutes = (s: Services) =>
   router()
-    .post("/add_memories", ({ body, request }) => s.memory.add(userScopeOf(request), body), {
+    .post("/add_memories", ({ body, request }) => s.shared.add(userScopeOf(request), body), {
       ...doc({
         summary: "Store memories",
-        description: "Exactly one of `memory` or `messages`.",
+        description: "Exactly one of `memory` or `messages`. With space_id: into that shared space (its writers only).",
         body: AddMemoriesInput,
         response: AddResponse,
+        errors: ["NOT_FOUND"],
         access: ACCESS.userWrite,
       }),
     })
@@ -43,7 +47,7 @@ export const memoryRoutes = (s: Services) =>
       async ({ body, request }) => {
         const t0 = performance.now();
         const scope = userScopeOf(request);
-        const out = await s.memory.searchMemories(scope, body);
+        const out = await s.shared.search(scope, body);
         s.logger.debug("search", {
           user: scope.userId,
           query: body.query,
@@ -54,22 +58,25 @@ export const memoryRoutes = (s: Services) =>
       },
       doc({
         summary: "Search a user's memories",
-        description: "Hybrid semantic + keyword, best first.",
+        description:
+          "Hybrid semantic + keyword, best first. With spaces or include_shared: merged with the memories of those shared spaces, each result with its space_id.",
         body: SearchMemoryInput,
         response: SearchResponse,
-        errors: ["UNAVAILABLE"],
+        errors: ["UNAVAILABLE", "NOT_FOUND"],
         writes: false,
         access: ACCESS.userRead,
       }),
     )
     .get(
       "/list_memories",
-      ({ query, request }) => s.memory.list(userScopeOf(request), query),
+      ({ query, request }) => s.shared.list(userScopeOf(request), query),
       doc({
         summary: "List recent memories",
-        description: "Newest first; pass next_cursor as cursor for the next page.",
+        description:
+          "Newest first; pass next_cursor as cursor for the next page. With spaces or include_shared: merged with those shared spaces' memories, one cursor over the merged order.",
         query: ListMemoriesInput,
         response: ListResponse,
+        errors: ["NOT_FOUND"],
         access: ACCESS.userRead,
       }),
     )
@@ -86,10 +93,11 @@ export const memoryRoutes = (s: Services) =>
     )
     .get(
       "/get_memory",
-      ({ query, request }) => s.memory.get(userScopeOf(request), query),
+      ({ query, request }) => s.shared.get(userScopeOf(request), query),
       doc({
         summary: "Get one memory",
-        query: MemoryRef,
+        description: "With space_id: a memory of that shared space (its members only).",
+        query: GetMemoryInput,
         response: MemoryResponse,
         errors: ["NOT_FOUND"],
         access: ACCESS.userRead,
@@ -151,6 +159,23 @@ export const memoryRoutes = (s: Services) =>
         body: SupersedeBody,
         response: SupersedeResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
+        access: ACCESS.userWrite,
+      }),
+    )
+    .post(
+      "/memories/:id/promote",
+      ({ params, body, request }) => s.shared.promote(userScopeOf(request), params.id, body),
+      doc({
+        summary: "Copy a memory into a shared space",
+        description:
+          "Copies one of the user's memories into the space (writers of the space and admins). The copy's " +
+          "metadata.provenance is {user_id, agent_id, memory_id}: who promoted it, the agent that wrote the original, " +
+          "the original's id (also answered as promoted_from). Same text already in the space: that memory, " +
+          "with deduplicated: true.",
+        params: MemoryPath,
+        body: PromoteBody,
+        response: PromoteResponse,
+        errors: ["NOT_FOUND"],
         access: ACCESS.userWrite,
       }),
     );

@@ -10,6 +10,7 @@ import * as policy from "~/governance/policy.schema";
 import * as operations from "~/governance/operations.schema";
 import * as system from "./system.schema";
 import * as keys from "~/identity/keys.schema";
+import * as spaces from "~/spaces/spaces.schema";
 
 const envelope = (code: string, error: string, field?: string) => ({
   success: false,
@@ -92,11 +93,17 @@ export const TAGS = [
   { name: "sessions", description: "Session lifecycle driven by the policy (SPEC §5.8)." },
   { name: "system", description: "Health and metrics." },
   { name: "admin", description: "Identity keys of the organization (SPEC §8): create, list, revoke. Admin keys only." },
+  {
+    name: "spaces",
+    description:
+      "Shared spaces of the organization (SPEC §8): admins create them with writer and reader members; the memory " +
+      "routes write into them (space_id), read them (spaces, include_shared, get_memory space_id) and promote into them.",
+  },
 ];
 
 /** Exported schemas by identity → export name: a body or answer that is one of them becomes a $ref. */
 export const NAMED_SCHEMAS = new Map<TSchema, string>();
-for (const mod of [memory, layers, sessions, graph, policy, operations, system, keys])
+for (const mod of [memory, layers, sessions, graph, policy, operations, system, keys, spaces])
   for (const [name, value] of Object.entries(mod))
     if (value && typeof value === "object" && Kind in value && !NAMED_SCHEMAS.has(value as TSchema))
       NAMED_SCHEMAS.set(value as TSchema, name);

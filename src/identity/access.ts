@@ -2,7 +2,7 @@
 // and the one function that applies a rule to a principal: it answers the scope the operation runs
 // in, or throws FORBIDDEN (role or binding) / VALIDATION_ERROR (no user to act for).
 import { AppError, validationError } from "~/shared/errors";
-import type { OrgScope, Principal, UserScope } from "~/shared/principal";
+import { refuseSpaceOwner, type OrgScope, type Principal, type UserScope } from "~/shared/principal";
 
 export type Access =
   /** No authentication at all (health, the API page). */
@@ -69,6 +69,8 @@ export function userScope(p: Principal, write: boolean, input: { user_id?: unkno
     throw forbidden(`this key acts only as user '${p.userId}'`);
   const userId = named ?? p.userId;
   if (userId === undefined) throw validationError("user_id", "user_id is required");
+  // A space's memories live under a reserved owner; only the space routes and parameters reach them.
+  refuseSpaceOwner(userId);
   const agent = typeof input.agent_id === "string" ? input.agent_id : undefined;
   if (p.agentId !== undefined && agent !== undefined && agent !== p.agentId)
     throw forbidden(`this key acts only as agent '${p.agentId}'`);

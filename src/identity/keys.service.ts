@@ -5,7 +5,7 @@ import type { KeyRow, Store } from "~/store/store";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
 import type { Logger } from "~/shared/logger";
-import { isRole, type Principal } from "~/shared/principal";
+import { isRole, refuseSpaceOwner, type Principal } from "~/shared/principal";
 import { parseDuration } from "~/governance/durations";
 import { digestOf, newKey, parseKey, secretMatches } from "./key-format";
 import type { CreateKeyInput, CreateKeyResponse, KeyListResponse, KeyView, RevokeKeyResponse } from "./keys.schema";
@@ -42,6 +42,7 @@ export class KeysService {
     if (!isRole(input.role)) throw validationError("role", "role must be one of admin, member, reader");
     if (input.role !== "admin" && input.user_id === undefined)
       throw validationError("user_id", `a ${input.role} key acts as one user: give user_id`);
+    if (input.user_id !== undefined) refuseSpaceOwner(input.user_id);
     const now = this.clock.now();
     let expiresAt: number | null = null;
     if (input.expires !== undefined) {

@@ -12,10 +12,13 @@ import {
   AddResponse,
   DeleteAllInput,
   DeleteResponse,
+  GetMemoryInput,
   ListMemoriesInput,
   ListResponse,
   MemoryRef,
   MemoryResponse,
+  PromoteMemoryInput,
+  PromoteResponse,
   SearchMemoryInput,
   SearchResponse,
   SupersedeMemoryInput,
@@ -91,7 +94,7 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: { ...ADDITIVE, title: "Add memories" },
     agentDefault: true,
     access: ACCESS.userWrite,
-    run: (s, scope, input) => s.memory.add(scope, input),
+    run: (s, scope, input) => s.shared.add(scope, input),
     render: renderAdded,
   }),
   tool({
@@ -110,7 +113,7 @@ export const TOOLS: readonly ToolDef[] = [
     output: SearchResponse,
     annotations: { ...READ, title: "Search memory" },
     access: ACCESS.userRead,
-    run: (s, scope, input) => s.memory.searchMemories(scope, input),
+    run: (s, scope, input) => s.shared.search(scope, input),
     render: renderSearch,
   }),
   tool({
@@ -125,7 +128,7 @@ export const TOOLS: readonly ToolDef[] = [
     output: ListResponse,
     annotations: { ...READ, title: "List memories" },
     access: ACCESS.userRead,
-    run: (s, scope, input) => s.memory.list(scope, input),
+    run: (s, scope, input) => s.shared.list(scope, input),
     render: renderList,
   }),
   tool({
@@ -149,11 +152,11 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "Read one memory by its id (from add_memories, search_memory or list_memories): text, metadata, agent, " +
       "session, version and timestamps. Another user's id, or a deleted one, is NOT_FOUND.",
-    input: MemoryRef,
+    input: GetMemoryInput,
     output: MemoryResponse,
     annotations: { ...READ, title: "Get memory" },
     access: ACCESS.userRead,
-    run: (s, scope, input) => s.memory.get(scope, input),
+    run: (s, scope, input) => s.shared.get(scope, input),
     render: renderMemory,
   }),
   tool({
@@ -187,6 +190,22 @@ export const TOOLS: readonly ToolDef[] = [
     access: ACCESS.userWrite,
     run: (s, scope, { memory_id, user_id: _, ...body }) => s.memory.supersede(scope, { memory_id }, body),
     render: renderSuperseded,
+  }),
+  tool({
+    name: "promote_memory",
+    title: "Promote memory",
+    description:
+      "Share one of the user's memories with a team: copy it by id into a shared space the user writes to " +
+      "(space_id, as list_spaces-aware clients or the team's admin gave it). The copy keeps where it came from in " +
+      "metadata.provenance {user_id, agent_id, memory_id}; the user's own memory stays as it is. Members of the " +
+      "space then find it with search_memory include_shared: true. A space the user only reads, or does not belong " +
+      "to, is FORBIDDEN.",
+    input: PromoteMemoryInput,
+    output: PromoteResponse,
+    annotations: { ...ADDITIVE, title: "Promote memory" },
+    access: ACCESS.userWrite,
+    run: (s, scope, { memory_id, space_id }) => s.shared.promote(scope, memory_id, { space_id }),
+    render: (out) => `Copied into space '${out.space_id}' as ${out.id}${out.deduplicated ? " (already there)" : ""}.`,
   }),
   tool({
     name: "delete_memory",

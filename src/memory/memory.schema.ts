@@ -3,6 +3,14 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { example } from "~/shared/example";
 import { CursorPage } from "~/shared/cursor-page";
+import {
+  IncludeShared,
+  PromoteBody,
+  ResultSpace,
+  SpaceIdField,
+  SpaceIdText,
+  SpacesFilter,
+} from "~/spaces/spaces.schema";
 
 export const MAX_MEMORY_CHARS = 32 * 1024;
 export const MAX_MESSAGES = 100;
@@ -119,6 +127,7 @@ export const AddMemoriesInput = Type.Object(
     agent_id: Type.Optional(AgentId),
     session_id: Type.Optional(SessionId),
     metadata: Type.Optional(Metadata),
+    space_id: Type.Optional(SpaceIdField),
     auto_embed: Type.Optional(
       Type.Boolean({ description: "Accepted for cloud compatibility; embeddings are always generated" }),
     ),
@@ -157,6 +166,8 @@ export const SearchMemoryInput = Type.Object(
     session_id: Type.Optional(SessionFilter),
     metadata: Type.Optional(MetadataFilter),
     include_superseded: Type.Optional(IncludeSuperseded),
+    spaces: Type.Optional(SpacesFilter),
+    include_shared: Type.Optional(IncludeShared),
     min_score: Type.Optional(
       Type.Number({
         minimum: 0,
@@ -186,6 +197,8 @@ export const ListMemoriesInput = Type.Object(
     ),
     agent_id: Type.Optional(AgentFilter),
     include_superseded: Type.Optional(IncludeSuperseded),
+    spaces: Type.Optional(SpacesFilter),
+    include_shared: Type.Optional(IncludeShared),
   },
   { ...STRICT, ...example({ user_id: "alice", limit: 20 }) },
 );
@@ -211,6 +224,21 @@ export const MemoryRef = Type.Object(
   { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice" }) },
 );
 export type MemoryRef = Static<typeof MemoryRef>;
+
+/** get_memory: a memory of the user, or with space_id one of that shared space (its members only). */
+export const GetMemoryInput = Type.Object(
+  {
+    ...MemoryRef.properties,
+    space_id: Type.Optional(
+      Type.String({
+        ...SpaceIdText,
+        description: "The shared space the memory belongs to (the space_id a search or listing gave it)",
+      }),
+    ),
+  },
+  { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice" }) },
+);
+export type GetMemoryInput = Static<typeof GetMemoryInput>;
 
 /** The path of /memories/:id/… */
 export const MemoryPath = Type.Object(
@@ -303,6 +331,7 @@ export const SearchResult = Type.Object({
   supersedes: Type.Optional(Supersedes),
   superseded_by: Type.Optional(SupersededBy),
   score_details: Type.Optional(ScoreDetails),
+  space_id: Type.Optional(ResultSpace),
 });
 const AT = "2026-06-01T09:30:00.000Z";
 export const SearchResponse = Type.Object(
@@ -324,7 +353,9 @@ export const ListItem = Type.Object({
   created_at: Iso,
   supersedes: Type.Optional(Supersedes),
   superseded_by: Type.Optional(SupersededBy),
+  space_id: Type.Optional(ResultSpace),
 });
+export type ListItem = Static<typeof ListItem>;
 const ITEM = {
   id: EXAMPLE_ID,
   memory: "Alice prefers dark mode in every editor",
@@ -360,6 +391,9 @@ export const AddResponse = Type.Object(
       Type.Array(Type.String(), {
         description: "Ids of older memories the new ones superseded (a new value of the same fact)",
       }),
+    ),
+    space_id: Type.Optional(
+      Type.String({ description: "The shared space written into (only when space_id was given)" }),
     ),
   },
   example({ success: true, memory_ids: [EXAMPLE_ID] }),
@@ -423,3 +457,42 @@ export const VersionsResponse = Type.Object(
   }),
 );
 export type VersionsResponse = Static<typeof VersionsResponse>;
+
+/** The promote_memory tool's input: the memory's id and the body of POST /memories/:id/promote. */
+export const PromoteMemoryInput = Type.Object(
+  {
+    memory_id: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: "Id of the user's memory to copy, as search_memory or list_memories gave it",
+    }),
+    ...PromoteBody.properties,
+  },
+  STRICT,
+);
+export type PromoteMemoryInput = Static<typeof PromoteMemoryInput>;
+
+/** POST /memories/:id/promote: the space's copy of the memory. */
+export const PromoteResponse = Type.Object(
+  {
+    ...MemoryResponse.properties,
+    space_id: Type.String({ description: "The shared space the copy belongs to" }),
+    promoted_from: Type.String({
+      description: "Id of the user's memory that was copied (also in metadata.provenance)",
+    }),
+    deduplicated: Type.Optional(
+      Type.Boolean({ description: "true when the space already held the same text: that memory is answered" }),
+    ),
+  },
+  example({
+    success: true,
+    ...ITEM,
+    agent_id: "platform",
+    metadata: { tags: ["ui"], provenance: { user_id: "alice", agent_id: "mcp-agent", memory_id: OLD_ID } },
+    updated_at: AT,
+    version: 1,
+    space_id: "platform",
+    promoted_from: OLD_ID,
+  }),
+);
+export type PromoteResponse = Static<typeof PromoteResponse>;

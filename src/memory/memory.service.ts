@@ -19,6 +19,7 @@ import type {
   AddResponse,
   DeleteAllInput,
   DeleteResponse,
+  ListItem,
   ListMemoriesInput,
   ListResponse,
   MemoryRef,
@@ -251,23 +252,48 @@ export class MemoryService {
   }
 
   async list(scope: UserScope, input: ListMemoriesInput): Promise<ListResponse> {
-    const userId = scope.userId;
-    const agentId = scope.agentId ?? input.agent_id;
-    this.caches.seen(scope);
     const limit = input.limit ?? 50;
-    const now = this.clock.now();
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
-    const includeSuperseded = input.include_superseded === true;
-    const rows = await this.store.read(
-      (r) => r.memories.page({ org: scope.org, userId, agentId, now, limit: limit + 1, after, includeSuperseded }),
-      { org: scope.org, user: userId },
-    );
-    const page = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
+    const q = { limit, after, agentId: scope.agentId ?? input.agent_id, includeSuperseded: input.include_superseded };
+    const { items, total } = await this.listKeyed(scope, q);
+    const page = items.slice(0, limit);
+    const hasMore = items.length > limit;
     const last = page.at(-1);
+    return {
+      results: page.map(({ key: _, ...item }) => item),
+      total,
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encodeCursor(...last.key) : null,
+    };
+  }
+
+  /**
+   * Up to `limit + 1` of the owner's memories after `after` (a listing's keyset: created_at, rowid), newest
+   * first, each with its key, and the owner's total. A listing across shared spaces merges these by key.
+   */
+  async listKeyed(
+    scope: UserScope,
+    q: { limit: number; after?: [number, number]; agentId?: string; includeSuperseded?: boolean },
+  ): Promise<{ items: (ListItem & { key: [number, number] })[]; total: number }> {
+    this.caches.seen(scope);
+    const now = this.clock.now();
+    const includeSuperseded = q.includeSuperseded === true;
+    const page = await this.store.read(
+      (r) =>
+        r.memories.page({
+          org: scope.org,
+          userId: scope.userId,
+          agentId: q.agentId,
+          now,
+          limit: q.limit + 1,
+          after: q.after,
+          includeSuperseded,
+        }),
+      mine(scope),
+    );
     const history = await historyOf(this.store, scope, page);
     return {
-      results: page.map((r) => ({
+      items: page.map((r) => ({
         id: r.id,
         memory: r.memory,
         metadata: JSON.parse(r.metadata),
@@ -275,10 +301,9 @@ export class MemoryService {
         session_id: r.session_id || null,
         created_at: iso(r.created_at),
         ...history(r),
+        key: [r.created_at, r.rowid] as [number, number],
       })),
-      total: await this.total(scope, now, agentId, includeSuperseded),
-      has_more: hasMore,
-      next_cursor: hasMore && last ? encodeCursor(last.created_at, last.rowid) : null,
+      total: await this.total(scope, now, q.agentId, includeSuperseded),
     };
   }
 
@@ -428,20 +453,9 @@ export class MemoryService {
       throw new AppError("FORBIDDEN", `a key bound to agent '${scope.agentId}' cannot erase the user's other data`);
     const removedIds: string[] = [];
     const result = await this.store.write(async (tx) => {
-      let deleted = 0;
-      const spaces = await tx.memories.spacesOfUser(scope);
-      for (const space of scope.agentId === undefined ? spaces : spaces.filter((a) => a === scope.agentId)) {
-        const keep = await this.hooks.retention.keepSince(space, cascade, tx);
-        if (keep === -Infinity) continue;
-        const before = keep === undefined ? Infinity : keep + 1;
-        const removed = await tx.memories.deleteForUser(scope, space, before, this.clock.now());
-        await this.search.deleteVectors(
-          tx,
-          removed.map((r) => r.rowid),
-        );
-        removedIds.push(...removed.map((r) => r.id));
-        deleted += removed.length;
-      }
+      const removed = await this.deleteOwned(tx, scope, cascade);
+      removedIds.push(...removed);
+      const deleted = removed.length;
       const kept = await tx.memories.countForUser(scope, scope.agentId);
       const retained = cascade
         ? (await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept })).retained
@@ -460,6 +474,28 @@ export class MemoryService {
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };
     if (cascade || Object.keys(result.retained).length) out.retained = result.retained;
     return out;
+  }
+
+  /**
+   * Inside `tx`: deletes the owner's memories (of the scope's agent, for a key bound to one) that policy lets
+   * go — all but what minimum retention holds, and for an erasure (`cascade`) what purgeOnUserRequest false
+   * keeps — with their vectors; answers their ids. Shared by delete_all and the deletion of a shared space.
+   */
+  async deleteOwned(tx: Repos, scope: Owner & { agentId?: string }, cascade: boolean): Promise<string[]> {
+    const ids: string[] = [];
+    const spaces = await tx.memories.spacesOfUser(scope);
+    for (const space of scope.agentId === undefined ? spaces : spaces.filter((a) => a === scope.agentId)) {
+      const keep = await this.hooks.retention.keepSince(space, cascade, tx);
+      if (keep === -Infinity) continue;
+      const before = keep === undefined ? Infinity : keep + 1;
+      const removed = await tx.memories.deleteForUser(scope, space, before, this.clock.now());
+      await this.search.deleteVectors(
+        tx,
+        removed.map((r) => r.rowid),
+      );
+      ids.push(...removed.map((r) => r.id));
+    }
+    return ids;
   }
 
   /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */

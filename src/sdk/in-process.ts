@@ -28,9 +28,9 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     input,
   ];
   return {
-    addMemories: async (i) => s.memory.add(...as(true, checkInput(AddMemoriesInput, i))),
-    searchMemory: async (i) => s.memory.searchMemories(...as(false, checkInput(SearchMemoryInput, i))),
-    listMemories: async (i) => s.memory.list(...as(false, checkInput(ListMemoriesInput, i))),
+    addMemories: async (i) => s.shared.add(...as(true, checkInput(AddMemoriesInput, i))),
+    searchMemory: async (i) => s.shared.search(...as(false, checkInput(SearchMemoryInput, i))),
+    listMemories: async (i) => s.shared.list(...as(false, checkInput(ListMemoriesInput, i))),
     getMemory: async (r) => s.memory.get(...as(false, checkInput(MemoryRef, r))),
     updateMemory: async (i) => s.memory.update(...as(true, checkInput(UpdateMemoryInput, i))),
     deleteMemory: async (r) => s.memory.delete(...as(true, checkInput(MemoryRef, r))),

@@ -1,6 +1,7 @@
 // Who is asking (SPEC §8), resolved once per request, and the scope a service acts in. Transports
 // resolve a Principal (a key, a token, or the trusted local operator); the access rules turn it into
 // a Scope; services and every repository query take the scope's organization (and user) as given.
+import { validationError } from "./errors";
 
 export const ROLES = ["admin", "member", "reader"] as const;
 export type Role = (typeof ROLES)[number];
@@ -63,3 +64,16 @@ export const userScopeOf = (org: string, userId: string): UserScope => ({
   admin: true,
   readOnly: false,
 });
+
+/**
+ * The owner a shared space's memories are stored under (SPEC §8): a reserved user id, so every per-user
+ * index, isolation path and cache serves a space as it serves a user. No client may name it as a user.
+ */
+export const SPACE_OWNER_PREFIX = "space:";
+export const spaceOwnerId = (spaceId: string): string => `${SPACE_OWNER_PREFIX}${spaceId}`;
+export const isSpaceOwnerId = (userId: string): boolean => userId.startsWith(SPACE_OWNER_PREFIX);
+/** Refuses a space's owner id where a client names a user (400 VALIDATION_ERROR on `field`). */
+export function refuseSpaceOwner(userId: string, field = "user_id"): void {
+  if (isSpaceOwnerId(userId))
+    throw validationError(field, `user ids starting with '${SPACE_OWNER_PREFIX}' are reserved for shared spaces`);
+}

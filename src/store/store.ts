@@ -14,6 +14,7 @@ import type { InventoryRepo, RetentionRepo } from "./repos/retention-repo";
 import type { GraphRepo } from "./repos/graph-repo";
 import type { KeyRepo } from "./repos/key-repo";
 import type { RateLimitRepo } from "./repos/rate-limit-repo";
+import type { SpaceRepo } from "./repos/space-repo";
 
 export interface Repos {
   memories: MemoryRepo;
@@ -30,6 +31,7 @@ export interface Repos {
   graph: GraphRepo;
   keys: KeyRepo;
   rateLimits: RateLimitRepo;
+  spaces: SpaceRepo;
 }
 
 /** The background erasure of deleted memories' vectors (an engine may erase some after the commit). */
@@ -138,3 +140,4 @@ export type {
 export type { KeyRow, NewKey } from "./repos/key-repo";
 export type { EntityRow, RelationshipRow, WalkRow, WalkDirection } from "./repos/graph-repo";
 export type { RateLimitRepo, WindowCounts } from "./repos/rate-limit-repo";
+export type { SpaceRepo, SpaceRow, SpaceMemberRow, SpaceRole } from "./repos/space-repo";

@@ -78,6 +78,8 @@ export const TABLES: TableSpec[] = [
     ["id"],
     "id, org_id, role, user_id, agent_id, name, secret_hash, created_at, expires_at, last_used_at, revoked_at",
   ),
+  t("shared_spaces", ["org_id", "id"], "org_id, id, name, created_at, created_by"),
+  t("shared_space_members", ["org_id", "space_id", "user_id"], "org_id, space_id, user_id, role"),
   t(
     "audit_log",
     ["id"],

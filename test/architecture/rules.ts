@@ -7,7 +7,7 @@ export interface Rule {
   check(sources: Sources): string[];
 }
 
-const SERVICES = ["governance", "memory", "layers", "sessions", "facts", "identity"];
+const SERVICES = ["governance", "memory", "layers", "sessions", "facts", "identity", "spaces"];
 const EVERYTHING = ["shared", "config", "store", "search", "graph", ...SERVICES, "http", "mcp", "sdk", "cli"];
 const TOP = ["main", "app", "services", "version", "client", "index", "rank-worker", "assets"];
 

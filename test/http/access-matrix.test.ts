@@ -34,6 +34,7 @@ async function freshApp(): Promise<{ t: TestApp; fixture: Fixture; keys: Record<
   await s.mutable.put({ org: ORG }, "prefs", "theme", { value: "dark" });
   await s.graph.upsertEntities(as, { entities: [{ type: "person", id: "ann", name: "Ann" }] });
   await s.governance.setPolicy({ ...getTemplate("GDPR"), organizationId: ORG });
+  await s.spaces.create(ORG, { space_id: "team", name: "Team", members: [{ user_id: ALICE, role: "writer" }] }, null);
   const key = (input: Parameters<typeof s.keys.create>[1]) => s.keys.create(ORG, input);
   const spare = await key({ role: "reader", user_id: "bob" });
   const revoked = await key({ role: "member", user_id: ALICE });
@@ -55,6 +56,7 @@ async function freshApp(): Promise<{ t: TestApp; fixture: Fixture; keys: Record<
     conversationId: conversation.id,
     sessionId: session.session.id,
     keyId: spare.id,
+    space: "team",
   };
   return { t, fixture, keys };
 }

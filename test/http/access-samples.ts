@@ -12,6 +12,8 @@ export interface Fixture {
   sessionId: string;
   /** A key of the organization that no caller uses (revoked by the DELETE sample). */
   keyId: string;
+  /** A shared space of the organization, the user a writer in it. */
+  space: string;
 }
 
 export interface Request {
@@ -133,6 +135,20 @@ export const SAMPLES: Record<string, Sample> = {
   "GET /admin/keys": () => ({ path: "/admin/keys" }),
   "DELETE /admin/keys/:id": (f) => ({ path: `/admin/keys/${f.keyId}` }),
   "GET /audit": () => ({ path: "/audit", query: { limit: "5" } }),
+
+  "POST /spaces": (f) => ({
+    path: "/spaces",
+    body: { space_id: "ops", name: "Ops", members: [{ user_id: f.user, role: "writer" }] },
+  }),
+  "GET /spaces": () => ({ path: "/spaces" }),
+  "GET /spaces/:id": (f) => ({ path: `/spaces/${f.space}` }),
+  "PUT /spaces/:id/members": (f) => ({
+    path: `/spaces/${f.space}/members`,
+    body: { members: [{ user_id: f.user, role: "reader" }] },
+  }),
+  "DELETE /spaces/:id": (f) => ({ path: `/spaces/${f.space}` }),
+  "POST /memories/:id/promote": (f) =>
+    bodyOf(`/memories/${f.memoryId}/promote`, { user_id: f.user, space_id: f.space }),
 
   // The MCP transports: any caller with a valid key; each tool call then applies its own rule.
   "ALL /mcp": () => ({ path: "/mcp", body: LIST_TOOLS, headers: MCP_HEADERS }),

@@ -233,6 +233,8 @@ describe("OpenAPI", () => {
       "cursor",
       "agent_id",
       "include_superseded",
+      "spaces",
+      "include_shared",
     ]);
     expect((await t.get("/swagger")).status).toBe(200);
   });

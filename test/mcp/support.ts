@@ -20,6 +20,7 @@ export const TOOL_NAMES = [
   "get_memory",
   "update_memory",
   "supersede_memory",
+  "promote_memory",
   "delete_memory",
   "graph_search",
   "graph_traverse",

@@ -6,7 +6,9 @@ import {
   AddMemoriesInput,
   DeleteAllInput,
   ListMemoriesInput,
+  GetMemoryInput,
   MemoryRef,
+  PromoteMemoryInput,
   SearchMemoryInput,
   SupersedeMemoryInput,
   UpdateMemoryInput,
@@ -23,9 +25,10 @@ const HTTP_SCHEMAS = {
   search_memory: SearchMemoryInput,
   list_memories: ListMemoriesInput,
   delete_all_memories: DeleteAllInput,
-  get_memory: MemoryRef,
+  get_memory: GetMemoryInput,
   update_memory: UpdateMemoryInput,
   supersede_memory: SupersedeMemoryInput,
+  promote_memory: PromoteMemoryInput,
   delete_memory: MemoryRef,
   graph_search: FindEntitiesQuery,
   graph_traverse: TraverseBody,
@@ -36,7 +39,7 @@ const addOne = async (memory: string, user_id = "alice") =>
   bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
-  test("lists the ten tools by their endpoint names", async () => {
+  test("lists the eleven tools by their endpoint names", async () => {
     m = await inMemoryMcp();
     const { tools } = await m.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
@@ -81,6 +84,7 @@ describe("tools/list", () => {
       get_memory: read,
       update_memory: additive,
       supersede_memory: additive,
+      promote_memory: additive,
       delete_memory: destructive,
       graph_search: read,
       graph_traverse: read,
@@ -299,7 +303,7 @@ describe("bad calls", () => {
       },
     };
     m = await inMemoryMcp((app) => ({
-      services: async () => ({ ...app.services, memory: boom as never }),
+      services: async () => ({ ...app.services, shared: boom as never }),
       logger: createLogger("error", (l) => lines.push(l)),
     }));
     const body = errorOf(await call("get_memory", { user_id: "u", memory_id: "x" })) as { error: string; code: string };

@@ -144,6 +144,26 @@ export async function callEveryRoute(baseUrl: string, apiKey?: string): Promise<
   await c.get("/admin/keys", {});
   await c.delete("/admin/keys/{id}", { path: { id: created.id } });
   await c.get("/audit", { query: { user_id: user, limit: 10 } });
+
+  const team = { id: "platform" };
+  await c.post("/spaces", {
+    body: { space_id: team.id, name: "Platform team", members: [{ user_id: user, role: "reader" }] },
+  });
+  await c.put("/spaces/{id}/members", { path: team, body: { members: [{ user_id: user, role: "writer" }] } });
+  await c.get("/spaces", {});
+  await c.get("/spaces/{id}", { path: team });
+  const own = await c.post("/add_memories", { body: { user_id: user, memory: "The deploy window is Tuesday" } });
+  await c.post("/add_memories", {
+    body: { user_id: user, space_id: team.id, memory: "Staging runs on port 8443" },
+  });
+  const promoted = await c.post("/memories/{id}/promote", {
+    path: { id: own.memory_ids[0] ?? "" },
+    body: { user_id: user, space_id: team.id },
+  });
+  await c.get("/get_memory", { query: { memory_id: promoted.id, user_id: user, space_id: team.id } });
+  await c.post("/search_memory", { body: { user_id: user, query: "staging port", include_shared: true } });
+  await c.get("/list_memories", { query: { user_id: user, spaces: [team.id], limit: 1 } });
+  await c.delete("/spaces/{id}", { path: team });
   await c.post("/delete_all_memories", { body: { user_id: user, cascade: true } });
   return c.exchanges;
 }

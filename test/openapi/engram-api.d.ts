@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Store memories
-         * @description Exactly one of `memory` or `messages`.
+         * @description Exactly one of `memory` or `messages`. With space_id: into that shared space (its writers only).
          */
         post: operations["postAddMemories"];
         delete?: never;
@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Search a user's memories
-         * @description Hybrid semantic + keyword, best first.
+         * @description Hybrid semantic + keyword, best first. With spaces or include_shared: merged with the memories of those shared spaces, each result with its space_id.
          */
         post: operations["postSearchMemory"];
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * List recent memories
-         * @description Newest first; pass next_cursor as cursor for the next page.
+         * @description Newest first; pass next_cursor as cursor for the next page. With spaces or include_shared: merged with those shared spaces' memories, one cursor over the merged order.
          */
         get: operations["getListMemories"];
         put?: never;
@@ -148,7 +148,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one memory */
+        /**
+         * Get one memory
+         * @description With space_id: a memory of that shared space (its members only).
+         */
         get: operations["getGetMemory"];
         put?: never;
         post?: never;
@@ -232,6 +235,26 @@ export interface paths {
          * @description Stores `memory` as a new memory and marks this one superseded by it, in one transaction: the old one leaves searches and lists (include_superseded shows it) and stays in the new one's versions. A memory already superseded: 409.
          */
         post: operations["postMemoriesByIdSupersede"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a memory into a shared space
+         * @description Copies one of the user's memories into the space (writers of the space and admins). The copy's metadata.provenance is {user_id, agent_id, memory_id}: who promoted it, the agent that wrote the original, the original's id (also answered as promoted_from). Same text already in the space: that memory, with deduplicated: true.
+         */
+        post: operations["postMemoriesByIdPromote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -734,6 +757,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shared spaces the caller may see
+         * @description An admin: every space of the organization. Anyone else: the spaces their user belongs to.
+         */
+        get: operations["getSpaces"];
+        put?: never;
+        /**
+         * Create a shared space of this organization
+         * @description Members are writers (add and promote memories into it) or readers. Admins of the organization read and write every space without being members. An id the organization already uses: 409.
+         */
+        post: operations["postSpaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One shared space and its members
+         * @description Admins and the space's members; anyone else of the organization: 403.
+         */
+        get: operations["getSpacesById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shared space and its memories
+         * @description Deletes the space, its members and everything stored in it (memories with their versions and vectors, conversations), in one step. When a minimum retention (FINRA/HIPAA, SPEC §5.4) still holds any of it: 409 and nothing is deleted.
+         */
+        delete: operations["deleteSpacesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a shared space's members
+         * @description The list given becomes the whole membership: users left out lose access at their next request. The space's memories stay.
+         */
+        put: operations["putSpacesByIdMembers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -770,6 +861,8 @@ export interface components {
             deduplicated?: string[];
             /** @description Ids of older memories the new ones superseded (a new value of the same fact) */
             superseded?: string[];
+            /** @description The shared space written into (only when space_id was given) */
+            space_id?: string;
         };
         /**
          * @example {
@@ -1027,6 +1120,20 @@ export interface components {
             retained?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "space_id": "platform",
+         *       "deleted_count": 12
+         *     }
+         */
+        DeleteSpaceResponse: {
+            /** @constant */
+            success: true;
+            space_id: string;
+            /** @description The space's memories deleted with it */
+            deleted_count: number;
         };
         /**
          * @description What one enforcement run really did.
@@ -1503,6 +1610,8 @@ export interface components {
                 supersedes?: string[];
                 /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
                 superseded_by?: string;
+                /** @description The shared space the memory belongs to, or null for the user's own (present only when the request asked for spaces) */
+                space_id?: string | null;
             }[];
             total: number;
             has_more: boolean;
@@ -1542,6 +1651,8 @@ export interface components {
             supersedes?: string[];
             /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
             superseded_by?: string;
+            /** @description The shared space the memory belongs to, or null for the user's own (present only when the request asked for spaces) */
+            space_id?: string | null;
             /** Format: date-time */
             updated_at: string;
             version: number;
@@ -1818,6 +1929,57 @@ export interface components {
         };
         /**
          * @example {
+         *       "success": true,
+         *       "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
+         *       "memory": "Alice prefers dark mode in every editor",
+         *       "metadata": {
+         *         "tags": [
+         *           "ui"
+         *         ],
+         *         "provenance": {
+         *           "user_id": "alice",
+         *           "agent_id": "mcp-agent",
+         *           "memory_id": "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+         *         }
+         *       },
+         *       "agent_id": "platform",
+         *       "session_id": null,
+         *       "created_at": "2026-06-01T09:30:00.000Z",
+         *       "updated_at": "2026-06-01T09:30:00.000Z",
+         *       "version": 1,
+         *       "space_id": "platform",
+         *       "promoted_from": "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+         *     }
+         */
+        PromoteResponse: {
+            /** @constant */
+            success: true;
+            id: string;
+            memory: string;
+            /** @description Free-form JSON object stored with the memory (≤ 16 KiB). Keys Engram reads: importance (integer 0–100, default 50), source (any string; conversation|a2a|system|tool select a governance source type), tags (array of strings, usable as a search filter), temporary: true with expiresAt (epoch ms) to hide the memory from that instant on */
+            metadata: {
+                [key: string]: unknown;
+            };
+            agent_id: string;
+            session_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Ids of the older memories this one superseded (present only when there are some) */
+            supersedes?: string[];
+            /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
+            superseded_by?: string;
+            /** @description The shared space the copy belongs to */
+            space_id: string;
+            /** Format: date-time */
+            updated_at: string;
+            version: number;
+            /** @description Id of the user's memory that was copied (also in metadata.provenance) */
+            promoted_from: string;
+            /** @description true when the space already held the same text: that memory is answered */
+            deduplicated?: boolean;
+        };
+        /**
+         * @example {
          *       "ready": true
          *     }
          */
@@ -1886,6 +2048,8 @@ export interface components {
                     /** @description Share of the query's term weight (BM25 idf over the user's memories) that the memory's words match */
                     keyword: number;
                 };
+                /** @description The shared space the memory belongs to, or null for the user's own (present only when the request asked for spaces) */
+                space_id?: string | null;
             }[];
         };
         /**
@@ -2054,6 +2218,77 @@ export interface components {
         /**
          * @example {
          *       "success": true,
+         *       "spaces": [
+         *         {
+         *           "space_id": "platform",
+         *           "name": "Platform team",
+         *           "created_at": "2026-06-01T09:30:00.000Z",
+         *           "members": [
+         *             {
+         *               "user_id": "ana",
+         *               "role": "writer"
+         *             },
+         *             {
+         *               "user_id": "bo",
+         *               "role": "reader"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        SpaceListResponse: {
+            /** @constant */
+            success: true;
+            /** @description By id: an admin sees every space of the organization, anyone else the spaces they belong to */
+            spaces: {
+                space_id: string;
+                name: string;
+                /** Format: date-time */
+                created_at: string;
+                members: {
+                    /** @description A user of the organization */
+                    user_id: string;
+                    /** @description writer: may add and promote memories into the space; reader: may only read them */
+                    role: "writer" | "reader";
+                }[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "space_id": "platform",
+         *       "name": "Platform team",
+         *       "created_at": "2026-06-01T09:30:00.000Z",
+         *       "members": [
+         *         {
+         *           "user_id": "ana",
+         *           "role": "writer"
+         *         },
+         *         {
+         *           "user_id": "bo",
+         *           "role": "reader"
+         *         }
+         *       ]
+         *     }
+         */
+        SpaceResponse: {
+            /** @constant */
+            success: true;
+            space_id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            members: {
+                /** @description A user of the organization */
+                user_id: string;
+                /** @description writer: may add and promote memories into the space; reader: may only read them */
+                role: "writer" | "reader";
+            }[];
+        };
+        /**
+         * @example {
+         *       "success": true,
          *       "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
          *       "memory": "Alice prefers light mode now",
          *       "metadata": {
@@ -2088,6 +2323,8 @@ export interface components {
             supersedes?: string[];
             /** @description Id of the newer memory that superseded this one (present only on superseded memories) */
             superseded_by?: string;
+            /** @description The shared space the memory belongs to, or null for the user's own (present only when the request asked for spaces) */
+            space_id?: string | null;
             /** Format: date-time */
             updated_at: string;
             version: number;
@@ -2617,6 +2854,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Write into this shared space of the organization instead of the user's own memory (writers of the space and admins only; readers and non-members get 403, an unknown space 404). The memory's metadata.provenance records who wrote it */
+                    space_id?: string;
                     /** @description Accepted for cloud compatibility; embeddings are always generated */
                     auto_embed?: boolean;
                     /** @description OpenMemory's fact-extraction switch, accepted so its calls work: `memory`/`text` are always stored verbatim; with `messages` it stands for auto_extract_facts */
@@ -2689,6 +2928,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
                      *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2827,6 +3082,10 @@ export interface operations {
                     };
                     /** @description true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), each with superseded_by. Default false: only current memories */
                     include_superseded?: boolean;
+                    /** @description Also return the memories of these shared spaces (the user must belong to each: else 403), merged with the user's own; each result then carries space_id (null for the user's own) */
+                    spaces?: string[];
+                    /** @description true: also return the memories of every shared space the user belongs to, merged with the user's own; each result then carries space_id (null for the user's own). Default false: the user's own memories only */
+                    include_shared?: boolean;
                     /** @description Leave out results scored below this, 0–1. Scores are absolute (how likely the memory is relevant), so one threshold fits every query; with the built-in model 0.15 keeps about half of the answers and returns nothing for most questions the memories cannot answer */
                     min_score?: number;
                     /** @description Add score_details {semantic, keyword} to each result: what its score came from */
@@ -2902,6 +3161,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
                      *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3010,6 +3285,10 @@ export interface operations {
                 agent_id?: string;
                 /** @description true: also return memories a newer one has superseded (an older value of the same fact, e.g. a former address), each with superseded_by. Default false: only current memories */
                 include_superseded?: boolean;
+                /** @description Also return the memories of these shared spaces (the user must belong to each: else 403), merged with the user's own; each result then carries space_id (null for the user's own) */
+                spaces?: string[];
+                /** @description true: also return the memories of every shared space the user belongs to, merged with the user's own; each result then carries space_id (null for the user's own). Default false: the user's own memories only */
+                include_shared?: boolean;
             };
             header?: never;
             path?: never;
@@ -3092,6 +3371,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
                      *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3350,6 +3645,8 @@ export interface operations {
                  * @example alice
                  */
                 user_id?: string;
+                /** @description The shared space the memory belongs to (the space_id a search or listing gave it) */
+                space_id?: string;
             };
             header?: never;
             path?: never;
@@ -4230,6 +4527,235 @@ export interface operations {
                      *       "success": false,
                      *       "error": "session limit reached: 5 active sessions",
                      *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over ENGRAM_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body exceeds 1048576 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body must be JSON with Content-Type: application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMemoriesByIdPromote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the memory, as add_memories, search_memory or list_memories gave it
+                 * @example 0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "ana",
+                 *       "space_id": "platform"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Whose memory it is (default: the key's user); the caller must be a writer of the space */
+                    user_id?: string;
+                    /** @description Id of a shared space of the organization (letters, digits, '.', '_', '-'; 1–128). It is also the space's memory space in the governance policy hierarchy: an override set on this id governs the space's memories */
+                    space_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07",
+                     *       "memory": "Alice prefers dark mode in every editor",
+                     *       "metadata": {
+                     *         "tags": [
+                     *           "ui"
+                     *         ],
+                     *         "provenance": {
+                     *           "user_id": "alice",
+                     *           "agent_id": "mcp-agent",
+                     *           "memory_id": "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+                     *         }
+                     *       },
+                     *       "agent_id": "platform",
+                     *       "session_id": null,
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "updated_at": "2026-06-01T09:30:00.000Z",
+                     *       "version": 1,
+                     *       "space_id": "platform",
+                     *       "promoted_from": "0193a6b1-2f0a-7b55-8e0c-3d7a9b6c5e41"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromoteResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it); INVALID_JSON: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11630,6 +12156,936 @@ export interface operations {
                      *       "success": false,
                      *       "error": "the graph database is unavailable",
                      *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "spaces": [
+                     *         {
+                     *           "space_id": "platform",
+                     *           "name": "Platform team",
+                     *           "created_at": "2026-06-01T09:30:00.000Z",
+                     *           "members": [
+                     *             {
+                     *               "user_id": "ana",
+                     *               "role": "writer"
+                     *             },
+                     *             {
+                     *               "user_id": "bo",
+                     *               "role": "reader"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceListResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSpaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "space_id": "platform",
+                 *       "name": "Platform team",
+                 *       "members": [
+                 *         {
+                 *           "user_id": "ana",
+                 *           "role": "writer"
+                 *         },
+                 *         {
+                 *           "user_id": "bo",
+                 *           "role": "reader"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Id of a shared space of the organization (letters, digits, '.', '_', '-'; 1–128). It is also the space's memory space in the governance policy hierarchy: an override set on this id governs the space's memories */
+                    space_id: string;
+                    /** @description A readable name, e.g. 'Platform team' */
+                    name: string;
+                    /** @description Every member with a role (≤ 1000, each user once). Admins of the organization need no membership */
+                    members: {
+                        /** @description A user of the organization */
+                        user_id: string;
+                        /** @description writer: may add and promote memories into the space; reader: may only read them */
+                        role: "writer" | "reader";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "space_id": "platform",
+                     *       "name": "Platform team",
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "members": [
+                     *         {
+                     *           "user_id": "ana",
+                     *           "role": "writer"
+                     *         },
+                     *         {
+                     *           "user_id": "bo",
+                     *           "role": "reader"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it); INVALID_JSON: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the state forbids it (session limit, ended session, archived conversation) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "session limit reached: 5 active sessions",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over ENGRAM_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body exceeds 1048576 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body must be JSON with Content-Type: application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpacesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a shared space of the organization (letters, digits, '.', '_', '-'; 1–128). It is also the space's memory space in the governance policy hierarchy: an override set on this id governs the space's memories
+                 * @example platform
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "space_id": "platform",
+                     *       "name": "Platform team",
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "members": [
+                     *         {
+                     *           "user_id": "ana",
+                     *           "role": "writer"
+                     *         },
+                     *         {
+                     *           "user_id": "bo",
+                     *           "role": "reader"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSpacesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a shared space of the organization (letters, digits, '.', '_', '-'; 1–128). It is also the space's memory space in the governance policy hierarchy: an override set on this id governs the space's memories
+                 * @example platform
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "space_id": "platform",
+                     *       "deleted_count": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeleteSpaceResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the state forbids it (session limit, ended session, archived conversation) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "session limit reached: 5 active sessions",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSpacesByIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a shared space of the organization (letters, digits, '.', '_', '-'; 1–128). It is also the space's memory space in the governance policy hierarchy: an override set on this id governs the space's memories
+                 * @example platform
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "members": [
+                 *         {
+                 *           "user_id": "ana",
+                 *           "role": "writer"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Every member with a role (≤ 1000, each user once). Admins of the organization need no membership */
+                    members: {
+                        /** @description A user of the organization */
+                        user_id: string;
+                        /** @description writer: may add and promote memories into the space; reader: may only read them */
+                        role: "writer" | "reader";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "space_id": "platform",
+                     *       "name": "Platform team",
+                     *       "created_at": "2026-06-01T09:30:00.000Z",
+                     *       "members": [
+                     *         {
+                     *           "user_id": "ana",
+                     *           "role": "writer"
+                     *         },
+                     *         {
+                     *           "user_id": "bo",
+                     *           "role": "reader"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpaceResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range (`field` names it); INVALID_JSON: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "user_id is required",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "field": "user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: auth is on and the key is missing or wrong */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "missing or invalid API key; send Authorization: Bearer <key>",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the Host or Origin header does not name this server (DNS-rebinding protection; --allowed-hosts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Host 'evil.example' is not allowed; start engram with --allowed-hosts=evil.example to accept it",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this user (another user's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "memory '0193a6b2-7c4e-7d3a-9f21-5b8e4c2d1a07' not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over ENGRAM_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body exceeds 1048576 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "request body must be JSON with Content-Type: application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over ENGRAM_RATE_LIMIT for this key or token, or too many failed authentications from this address (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "rate limit of 600/m exceeded; retry in 12 s",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug; the log holds the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "internal error (request id 0193a6b2-d4e6-7a80-9c1d-3e4f5a6b7c8d)",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency is down (search workers restarting, Neo4j unreachable, the OIDC issuer unreachable for a token) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the graph database is unavailable",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: the store cannot grow (disk full, quota); nothing was written */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the store cannot grow (disk full or quota reached); nothing was written",
+                     *       "code": "STORAGE_FULL"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -15,6 +15,7 @@ import { PgInventoryRepo, PgRetentionRepo } from "./retention-repo";
 import { PgGraphRepo } from "./graph-repo";
 import { PgKeyRepo } from "./key-repo";
 import { PgRateLimitRepo } from "./rate-limit-repo";
+import { PgSpaceRepo } from "./space-repo";
 
 /** The repositories over one transaction; `writing`: rows read for an update are locked (FOR UPDATE). */
 export function reposOf(pg: Pg, writing: boolean): Repos {
@@ -33,5 +34,6 @@ export function reposOf(pg: Pg, writing: boolean): Repos {
     graph: new PgGraphRepo(pg),
     keys: new PgKeyRepo(pg),
     rateLimits: new PgRateLimitRepo(pg),
+    spaces: new PgSpaceRepo(pg),
   };
 }

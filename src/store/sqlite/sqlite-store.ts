@@ -31,6 +31,7 @@ import { SqliteSessionRepo } from "./session-repo";
 import { SqliteGovernanceRepo } from "./governance-repo";
 import { SqliteInventoryRepo, SqliteRetentionRepo } from "./retention-repo";
 import { SqliteRateLimitRepo } from "./rate-limit-repo";
+import { SqliteSpaceRepo } from "./space-repo";
 import { SqliteGraphRepo } from "./graph-repo";
 import type { VectorIndexKind } from "./platform";
 import { SqliteKeyRepo } from "./key-repo";
@@ -89,6 +90,7 @@ export class SqliteStore implements Store {
       graph: new SqliteGraphRepo(db),
       keys: new SqliteKeyRepo(db),
       rateLimits: new SqliteRateLimitRepo(db),
+      spaces: new SqliteSpaceRepo(db),
     };
   }
 
