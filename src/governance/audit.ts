@@ -33,8 +33,11 @@ export interface AuditCall {
 }
 
 export class AuditLog {
-  /** Each call's row, or null when its organization's policy does not log calls; in call order. */
-  private pending: Promise<AuditRow | null>[] = [];
+  /**
+   * Each call's row in call order: a key's or a token's at once; the local operator's after its policy
+   * lookup (null when its organization's policy does not log calls).
+   */
+  private pending: (AuditRow | Promise<AuditRow | null>)[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
   /** Erased users: their calls recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym. */
   private readonly erased = new Map<string, { pseudonym: string; until: number }>();
@@ -49,15 +52,25 @@ export class AuditLog {
     private readonly logger: Logger,
   ) {}
 
-  /** Called once per answered request; the policy is looked up meanwhile and the row written at the next flush. */
+  /**
+   * Called once per answered request; the row is written at the next flush. A call with a key or a token
+   * is always logged, in its own organization: its row costs the request an object on an array. The
+   * local operator's is logged as its organization's policy says, looked up meanwhile.
+   */
   record(call: AuditCall): void {
-    const row = this.rowOf(call, this.clock.now());
-    this.lookups.add(row);
-    void row.finally(() => this.lookups.delete(row));
-    this.pending.push(row);
+    const p = call.principal;
+    if (p && p.kind !== "local") this.pending.push(rowOf(call, this.clock.now(), p.org));
+    else {
+      const row = this.byPolicy(call, this.clock.now());
+      this.lookups.add(row);
+      void row.finally(() => this.lookups.delete(row));
+      this.pending.push(row);
+    }
     if (this.pending.length >= MAX_BUFFER) void this.flush();
-    this.timer ??= setInterval(() => void this.flush(), FLUSH_MS);
-    this.timer.unref?.();
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+      this.timer.unref?.();
+    }
   }
 
   /**
@@ -87,29 +100,14 @@ export class AuditLog {
     await this.store.write((tx) => tx.governance.insertAudit([row]));
   }
 
-  private async rowOf(call: AuditCall, at: number): Promise<AuditRow | null> {
-    const p = call.principal;
-    const who = p ? { principal: p.id, route: call.route ?? null, duration_ms: call.durationMs ?? null } : {};
-    // A key or a token: always, in its own organization. The local operator: as the policy says.
-    if (p && p.kind !== "local") return { at, organization_id: p.org, ...this.common(call), ...who };
+  private async byPolicy(call: AuditCall, at: number): Promise<AuditRow | null> {
     try {
       const { org, policy } = await this.policies.auditScope(call.memorySpaceId || undefined);
-      if (!policy.compliance.auditLogging) return null;
-      return { at, organization_id: org, ...this.common(call), ...who };
+      return policy.compliance.auditLogging ? rowOf(call, at, org) : null;
     } catch (e) {
       this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });
       return null;
     }
-  }
-
-  private common(call: AuditCall) {
-    return {
-      memory_space_id: call.memorySpaceId ?? null,
-      user_id: call.userId ?? null,
-      method: call.method,
-      path: call.path,
-      status: call.status,
-    };
   }
 
   async flush(): Promise<void> {
@@ -117,7 +115,7 @@ export class AuditLog {
     if (!this.pending.length) return;
     const calls = this.pending;
     this.pending = [];
-    const rows = (await Promise.all(calls)).filter((r): r is AuditRow => r !== null);
+    const rows = (await Promise.all(calls)).filter((r) => r !== null);
     if (!rows.length) return;
     try {
       // Named inside the write: an erasure that committed before it has told us its pseudonym by then.
@@ -196,4 +194,21 @@ export class AuditLog {
     this.timer = null;
     await this.flush();
   }
+}
+
+/** The row of a call in `org`; the principal, route and duration only when the request was authenticated. */
+function rowOf(call: AuditCall, at: number, org: string): AuditRow {
+  const p = call.principal;
+  return {
+    at,
+    organization_id: org,
+    memory_space_id: call.memorySpaceId ?? null,
+    user_id: call.userId ?? null,
+    method: call.method,
+    path: call.path,
+    status: call.status,
+    principal: p ? p.id : null,
+    route: p ? (call.route ?? null) : null,
+    duration_ms: p ? (call.durationMs ?? null) : null,
+  };
 }

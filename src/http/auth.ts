@@ -6,6 +6,7 @@ import { AppError } from "~/shared/errors";
 import { operator, type Principal } from "~/shared/principal";
 import type { KeyCheck } from "~/identity/keys.service";
 import { looksLikeKey } from "~/identity/key-format";
+import { andThen, type MaybePromise } from "~/shared/maybe-async";
 
 /** Longer bearer tokens are refused unread (an OIDC token is a few KB at most). */
 export const MAX_TOKEN_CHARS = 8192;
@@ -16,12 +17,12 @@ export interface AuthOptions {
   apiKeys: string[];
   /** The store's own organization (ENGRAM_ORG_ID): the operator's and the shared keys'. */
   homeOrg: string;
-  keys: { authenticate(token: string): Promise<KeyCheck> };
+  keys: { authenticate(token: string): MaybePromise<KeyCheck> };
   /** An OIDC verifier when an issuer is configured (identity/oidc.ts). */
   tokens?: { looksLikeToken(token: string): boolean; verify(token: string): Promise<Principal> };
 }
 
-export type Authentication = Principal | AppError | Promise<Principal | AppError>;
+export type Authentication = MaybePromise<Principal | AppError>;
 
 const digest = (s: string) => new Bun.CryptoHasher("sha256").update(s).digest();
 const unauthorized = (message: string) => new AppError("UNAUTHORIZED", message);
@@ -32,7 +33,7 @@ const REASONS = {
   expired: "this API key has expired",
 } as const;
 
-/** `authenticate(authorization header)`: the principal, or the 401 to answer (a promise only for OIDC tokens). */
+/** `authenticate(authorization header)`: the principal, or the 401 to answer (a promise when the store or the issuer is asked). */
 export function makeAuthenticator(o: AuthOptions): (header: string | null) => Authentication {
   const local = operator(o.homeOrg);
   const shared = makeSharedKeyCheck(o.apiKeys);
@@ -43,7 +44,7 @@ export function makeAuthenticator(o: AuthOptions): (header: string | null) => Au
     const token = m[1]!.trim();
     if (token.length > MAX_TOKEN_CHARS) return unauthorized(`bearer token longer than ${MAX_TOKEN_CHARS} characters`);
     if (looksLikeKey(token))
-      return o.keys.authenticate(token).then((r) => (r.ok ? r.principal : unauthorized(REASONS[r.reason])));
+      return andThen(o.keys.authenticate(token), (r) => (r.ok ? r.principal : unauthorized(REASONS[r.reason])));
     if (o.tokens?.looksLikeToken(token))
       return o.tokens.verify(token).catch((e: unknown) => (e instanceof AppError ? e : unauthorized("invalid token")));
     const n = shared(token);

@@ -135,11 +135,9 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
         );
       if (o.open(path)) return;
       const authorization = request.headers.get("authorization");
-      if (o.limits?.enabled)
-        return o.limits
-          .admit(clientAddressOf(request), () => o.authenticate(authorization))
-          .then((p) => admit(request, p, cors));
-      const who = o.authenticate(authorization);
+      const who = o.limits?.enabled
+        ? o.limits.admit(clientAddressOf(request), () => o.authenticate(authorization))
+        : o.authenticate(authorization);
       if (who instanceof Promise) return who.then((p) => admit(request, p, cors));
       return admit(request, who, cors);
     })

@@ -4,8 +4,10 @@
 
 import type { Repos, Store, WindowCounts } from "~/store/store";
 import type { Rate } from "~/shared/rate";
+import type { MaybePromise } from "~/shared/maybe-async";
 
 export type Verdict = { ok: true } | { ok: false; retryAfter: number };
+const ALLOWED: Verdict = Object.freeze({ ok: true });
 
 /**
  * Seconds until a next hit would be allowed, when `current` hits (this one included) are counted
@@ -57,14 +59,17 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts a hit of `bucket`; refused when it takes the bucket over its limit (refused hits count too). */
-  take(bucket: string): Promise<Verdict> {
-    return this.run(bucket, true);
+  /**
+   * Counts a hit of `bucket`; refused when it takes the bucket over its limit (refused hits count too).
+   * At once while the bucket is far below its limit, else after asking the store.
+   */
+  take(bucket: string): MaybePromise<Verdict> {
+    return this.local(bucket, true) ?? this.run(bucket, true);
   }
 
   /** Whether a hit of `bucket` would be allowed now, counting nothing. */
-  check(bucket: string): Promise<Verdict> {
-    return this.run(bucket, false);
+  check(bucket: string): MaybePromise<Verdict> {
+    return this.local(bucket, false) ?? this.run(bucket, false);
   }
 
   /** Writes the hits counted here to the store, every bucket in one transaction. */
@@ -85,22 +90,27 @@ export class RateLimiter {
     for (const [key, v] of this.views) if (v.pending === 0 && now - v.start >= 2 * w) this.views.delete(key);
   }
 
+  /** The verdict from this process's view of the bucket when it is fresh and far below the limit, else null. */
+  private local(bucket: string, counting: boolean): Verdict | null {
+    const now = this.now();
+    const w = this.rate.windowMs;
+    const start = now - (now % w);
+    const v = this.views.get(this.prefix + bucket);
+    if (!v || v.start !== start || now - v.at >= FRESH_MS) return null;
+    if (estimate(v.current + v.pending + 1, v.previous, now - start, w) > this.rate.limit / 2) return null;
+    if (counting) v.pending++, this.scheduleFlush();
+    return ALLOWED;
+  }
+
   private async run(bucket: string, counting: boolean): Promise<Verdict> {
     const now = this.now();
     const w = this.rate.windowMs;
     const start = now - (now % w);
     const key = this.prefix + bucket;
-    const v = this.views.get(key);
-    if (v && v.start === start && now - v.at < FRESH_MS) {
-      if (estimate(v.current + v.pending + 1, v.previous, now - start, w) <= this.rate.limit / 2) {
-        if (counting) v.pending++, this.scheduleFlush();
-        return { ok: true };
-      }
-    }
     const { current, previous } = await this.sync(key, start, counting, now);
     const elapsed = now - start;
     const seen = counting ? current : current + 1;
-    if (estimate(seen, previous, elapsed, w) <= this.rate.limit) return { ok: true };
+    if (estimate(seen, previous, elapsed, w) <= this.rate.limit) return ALLOWED;
     return { ok: false, retryAfter: retryAfterSeconds(this.rate, current, previous, elapsed) };
   }
 

@@ -4,6 +4,7 @@
 import { AppError } from "~/shared/errors";
 import type { Principal } from "~/shared/principal";
 import { parseRate } from "~/shared/rate";
+import { andThen, type MaybePromise } from "~/shared/maybe-async";
 import type { Store } from "~/store/store";
 import { RateLimiter, type Verdict } from "./rate-limit";
 
@@ -41,25 +42,28 @@ export class RequestLimits {
 
   /**
    * Authenticates through `authenticate` within the limits: the principal, or the error to answer
-   * (429 RATE_LIMITED with retryAfter in its details, or authentication's own 401/403/503).
+   * (429 RATE_LIMITED with retryAfter in its details, or authentication's own 401/403/503). At once when
+   * neither the key nor the limits need the store (nearly every request), else a promise.
    */
-  async admit(
-    address: string,
-    authenticate: () => Principal | AppError | Promise<Principal | AppError>,
-  ): Promise<Principal | AppError> {
-    if (this.failures) {
-      const v = await this.failures.check(address);
-      if (!v.ok) return tooMany(v, "too many failed authentications from this address");
-    }
-    const who = await authenticate();
+  admit(address: string, authenticate: () => MaybePromise<Principal | AppError>): MaybePromise<Principal | AppError> {
+    const failures = this.failures;
+    if (!failures) return andThen(authenticate(), (who) => this.counted(address, who));
+    return andThen(failures.check(address), (v) =>
+      v.ok
+        ? andThen(authenticate(), (who) => this.counted(address, who))
+        : tooMany(v, "too many failed authentications from this address"),
+    );
+  }
+
+  /** A failed authentication counted against its address; a principal's request against its bucket. */
+  private counted(address: string, who: Principal | AppError): MaybePromise<Principal | AppError> {
     if (who instanceof AppError) {
-      if (this.failures && who.code === "UNAUTHORIZED") await this.failures.take(address);
+      if (this.failures && who.code === "UNAUTHORIZED") return andThen(this.failures.take(address), () => who);
       return who;
     }
-    if (this.requests) {
-      const v = await this.requests.take(who.kind === "local" ? `addr:${address}` : who.id);
-      if (!v.ok) return tooMany(v, `rate limit of ${this.settings.requests} exceeded`);
-    }
-    return who;
+    if (!this.requests) return who;
+    return andThen(this.requests.take(who.kind === "local" ? `addr:${address}` : who.id), (v) =>
+      v.ok ? who : tooMany(v, `rate limit of ${this.settings.requests} exceeded`),
+    );
   }
 }

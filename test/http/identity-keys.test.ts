@@ -184,6 +184,38 @@ describe("authentication", () => {
     expect((await two.get("/list_memories", bearer(key))).status).toBe(401);
   });
 
+  test("a wrong secret for a key's id fails also after the key's own secret was accepted", async () => {
+    const t = await app();
+    const { key } = await newKey(t, { role: "member", user_id: "ana" });
+    const last = key.at(-1) === "0" ? "1" : "0";
+    for (const token of [key, `${key.slice(0, -1)}${last}`, key, `${key.slice(0, 21)}${"0".repeat(64)}`]) {
+      const r = await t.get("/list_memories", bearer(token));
+      expect({ same: token === key, status: r.status }).toEqual({
+        same: token === key,
+        status: token === key ? 200 : 401,
+      });
+    }
+  });
+
+  test("two keys of one user stay two principals: each request is audited under the key it came with", async () => {
+    const t = await app();
+    const one = await newKey(t, { role: "member", user_id: "ana" });
+    const two = await newKey(t, { role: "reader", user_id: "ana" });
+    for (const k of [one, two, one]) expect((await t.get("/list_memories", bearer(k.key))).status).toBe(200);
+    expect((await t.post("/add_memories", { memory: "x" }, bearer(two.key))).status).toBe(403);
+    const admin = await newKey(t, { role: "admin" });
+    const audit = await t.get("/audit?limit=10", bearer(admin.key));
+    expect(audit.body.results.map((e: { principal: string; status: number }) => [e.principal, e.status])).toEqual([
+      ["shared:1", 200],
+      ["shared:1", 200],
+      [one.id, 200],
+      [two.id, 200],
+      [one.id, 200],
+      [two.id, 403],
+      ["shared:1", 200],
+    ]);
+  });
+
   test("an expired key fails from its expiry on", async () => {
     const t = await app();
     const { key } = await newKey(t, { role: "member", user_id: "ana", expires: "1d" });

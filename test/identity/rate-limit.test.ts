@@ -75,6 +75,19 @@ describe("RateLimiter", () => {
     expect(await store.read((r) => r.rateLimits.peek("rate:k", T0, MIN))).toEqual({ current: 12, previous: 0 });
   });
 
+  test("far below the limit, a bucket read from the store answers from memory, without waiting on the store", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", () => T0 + 1);
+    const first = rl.take("k"); // the first hit reads the bucket
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ ok: true });
+    expect(rl.take("k")).toEqual({ ok: true });
+    expect(rl.check("k")).toEqual({ ok: true });
+    await rl.flush();
+    expect(await store.read((r) => r.rateLimits.peek("rate:k", T0, MIN))).toEqual({ current: 2, previous: 0 });
+  });
+
   test("check counts nothing", async () => {
     const store = await openTestStore();
     stores.push(store);
