@@ -32,7 +32,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     tx: Repos,
     owner: Owner,
     memories: { deleted: number; retained: number },
-  ): Promise<{ retained: Counts }> {
+  ): Promise<{ retained: Counts; renamedIn: Owner[] }> {
     const userId = owner.userId;
     const now = this.clock.now();
     const deleted: Counts = { vector: memories.deleted };
@@ -49,6 +49,9 @@ export class UserErasure implements Erasure, DeletionPolicy {
     // The logs that outlive the erasure keep the request and the calls, under a pseudonym instead of the id.
     const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), userId);
     await tx.governance.pseudonymize(owner, pseudonym);
+    // What the user wrote into shared spaces stays (it is the space's, under the space's policy); the
+    // writer it names is personal data, so it is named by the pseudonym from now on, as in the logs.
+    const renamed = await tx.spaces.renameWriter(owner.org, userId, pseudonym);
     this.onErased(userId, pseudonym);
     await tx.governance.recordDeletionRequest({
       id: newId(),
@@ -59,7 +62,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
       deleted: JSON.stringify(deleted),
       retained: JSON.stringify(retained),
     });
-    return { retained };
+    return { retained, renamedIn: renamed.map((u) => ({ org: owner.org, userId: u })) };
   }
 
   private async conversations(tx: Repos, owner: Owner, now: number, count: Count): Promise<void> {

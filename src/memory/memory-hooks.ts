@@ -66,12 +66,15 @@ export interface DeletionPolicy {
 }
 
 export interface Erasure {
-  /** Runs inside the cascade transaction after the memories: erases the other layers, logs the request, reports what was kept. */
+  /**
+   * Runs inside the cascade transaction after the memories: erases the other layers, logs the request, reports
+   * what was kept, and the owners (shared spaces) whose memories now name the user by a pseudonym.
+   */
   eraseUser(
     tx: Repos,
     owner: Owner,
     memories: { deleted: number; retained: number },
-  ): Promise<{ retained: Record<string, number> }>;
+  ): Promise<{ retained: Record<string, number>; renamedIn: Owner[] }>;
 }
 
 export interface FactsHook {

@@ -457,15 +457,12 @@ export class MemoryService {
       removedIds.push(...removed);
       const deleted = removed.length;
       const kept = await tx.memories.countForUser(scope, scope.agentId);
-      const retained = cascade
-        ? (await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept })).retained
-        : kept
-          ? { vector: kept }
-          : {};
+      const erased = cascade ? await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept }) : null;
+      const retained = erased ? erased.retained : kept ? { vector: kept } : {};
       const indexed = cascade && (await tx.memories.forgetUser(scope));
-      return { deleted, retained, indexed };
+      return { deleted, retained, indexed, renamedIn: erased?.renamedIn ?? [] };
     });
-    this.caches.touched(scope, "all");
+    for (const owner of [scope, ...result.renamedIn]) this.caches.touched(owner, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(userId);
     else await this.hooks.graph.unlinkMemories(userId, removedIds);

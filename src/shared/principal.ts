@@ -72,6 +72,8 @@ export const userScopeOf = (org: string, userId: string): UserScope => ({
 export const SPACE_OWNER_PREFIX = "space:";
 export const spaceOwnerId = (spaceId: string): string => `${SPACE_OWNER_PREFIX}${spaceId}`;
 export const isSpaceOwnerId = (userId: string): boolean => userId.startsWith(SPACE_OWNER_PREFIX);
+/** Every space owner's id as a half-open range ['space:', 'space;'), which a user index scans as one range. */
+export const spaceOwnerRange: readonly [string, string] = ["space:", "space;"];
 /** Refuses a space's owner id where a client names a user (400 VALIDATION_ERROR on `field`). */
 export function refuseSpaceOwner(userId: string, field = "user_id"): void {
   if (isSpaceOwnerId(userId))

@@ -1,6 +1,7 @@
 // A shared space is a memory space of the policy hierarchy (SPEC §5.3, §8): an override set on its id
 // governs its memories, minimum retention holds them (also against deleting the space), and a writer's
-// erasure leaves the space's memories, which belong to the space. Runs on both stores.
+// erasure leaves the space's memories, which belong to the space, naming the writer by the erasure's
+// pseudonym from then on. Runs on both stores.
 import { afterEach, describe, expect, test } from "bun:test";
 import { getTemplate } from "~/governance/templates";
 import { userScopeOf } from "~/shared/principal";
@@ -70,15 +71,33 @@ describe("spaces under governance", () => {
     expect(shown(r.body)).toEqual([["Trade desk closes at 16:00", SPACE]]);
   });
 
-  test("a writer's erasure leaves what they wrote into the space: it is the space's, under the space's policy", async () => {
+  test("a writer's erasure leaves what they wrote into the space, under the erasure's pseudonym instead of their id", async () => {
     app = await spacesApp();
     const ana = app.as(app.keys.ana);
     await ana.post("/add_memories", { space_id: SPACE, memory: "Runbooks live in the ops repo" });
-    await ana.post("/add_memories", { memory: "Ana's own reminder" });
+    const [own] = (await ana.post("/add_memories", { memory: "Ana's own reminder" })).body.memory_ids;
+    await ana.post(`/memories/${own}/promote`, { space_id: SPACE });
+    const before = await app.as(app.keys.bo).get(`/list_memories?include_shared=true`);
+    expect(before.body.results.map((r: any) => r.metadata.provenance.user_id)).toEqual(["ana", "ana"]);
+    const search = () => app.as(app.keys.bo).post("/search_memory", { query: "runbooks ops repo", spaces: [SPACE] });
+    expect((await search()).body.results[0].metadata.provenance.user_id).toBe("ana");
     const erased = await ana.post("/delete_all_memories", { cascade: true });
     expect(erased.body).toMatchObject({ success: true, deleted_count: 1 });
     const r = await app.as(app.keys.bo).get(`/list_memories?include_shared=true`);
-    expect(shown(r.body)).toEqual([["Runbooks live in the ops repo", SPACE]]);
+    expect(shown(r.body)).toEqual([
+      ["Ana's own reminder", SPACE],
+      ["Runbooks live in the ops repo", SPACE],
+    ]);
+    const writers = r.body.results.map((m: any) => m.metadata.provenance.user_id);
+    expect(writers[0]).toMatch(/^erased-[0-9a-f]{24}$/);
+    expect(writers).toEqual([writers[0], writers[0]]);
+    // A search answered from the cache before the erasure is not answered again with the old name.
+    expect((await search()).body.results[0].metadata.provenance.user_id).toBe(writers[0]);
+    expect(r.body.results[0].metadata.provenance).toEqual({
+      user_id: writers[0],
+      agent_id: "mcp-agent",
+      memory_id: own,
+    });
   });
 
   test("enforcement of the space's memory space acts on the space's memories (an override's version limit)", async () => {

@@ -1,6 +1,7 @@
 // Shared spaces and their members in PostgreSQL (shared_spaces, shared_space_members), keyed by
 // organization; row-level security keys both tables on the transaction's organization as well.
 import type { Pg } from "./connection";
+import { spaceOwnerRange } from "~/shared/principal";
 import type { SpaceMemberRow, SpaceRepo, SpaceRole, SpaceRow } from "../repos/space-repo";
 
 const COLUMNS = "org_id, id, name, created_at, created_by";
@@ -64,5 +65,24 @@ export class PgSpaceRepo implements SpaceRepo {
   async delete(org: string, id: string): Promise<boolean> {
     await this.pg.run("DELETE FROM shared_space_members WHERE org_id = $1 AND space_id = $2", [org, id]);
     return (await this.pg.run("DELETE FROM shared_spaces WHERE org_id = $1 AND id = $2", [org, id])) > 0;
+  }
+
+  async renameWriter(org: string, userId: string, pseudonym: string): Promise<string[]> {
+    const [from, to] = spaceOwnerRange;
+    const writer = "(metadata::jsonb #>> '{provenance,user_id}') = $2";
+    const rename = "metadata = jsonb_set(metadata::jsonb, '{provenance,user_id}', to_jsonb($1::text))::text";
+    const owners = "org_id = $3 AND user_id >= $4 AND user_id < $5";
+    await this.pg.run(`UPDATE memory_versions SET ${rename} WHERE ${owners} AND ${writer}`, [
+      pseudonym,
+      userId,
+      org,
+      from,
+      to,
+    ]);
+    const changed = await this.pg.all<{ user_id: string }>(
+      `UPDATE memories SET ${rename} WHERE ${owners} AND ${writer} RETURNING user_id`,
+      [pseudonym, userId, org, from, to],
+    );
+    return [...new Set(changed.map((r) => r.user_id))];
   }
 }

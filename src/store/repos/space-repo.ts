@@ -31,4 +31,10 @@ export interface SpaceRepo {
   setMembers(org: string, id: string, members: readonly SpaceMemberRow[]): Promise<void>;
   /** Removes the space and its members; false when there was none. */
   delete(org: string, id: string): Promise<boolean>;
+  /**
+   * After a user's erasure: the memories of the organization's spaces (and their previous versions) that
+   * name the user as their writer (metadata.provenance.user_id) name `pseudonym` instead. Answers the space
+   * owners whose memories changed.
+   */
+  renameWriter(org: string, userId: string, pseudonym: string): Promise<string[]>;
 }

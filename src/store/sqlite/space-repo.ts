@@ -1,5 +1,6 @@
 // Shared spaces and their members in SQLite (shared_spaces, shared_space_members), keyed by organization.
 import type { Db } from "./connection";
+import { spaceOwnerRange } from "~/shared/principal";
 import type { SpaceMemberRow, SpaceRepo, SpaceRole, SpaceRow } from "../repos/space-repo";
 
 const COLUMNS = "org_id, id, name, created_at, created_by";
@@ -64,5 +65,24 @@ export class SqliteSpaceRepo implements SpaceRepo {
   async delete(org: string, id: string): Promise<boolean> {
     this.db.query("DELETE FROM shared_space_members WHERE org_id = ? AND space_id = ?").run(org, id);
     return this.db.query("DELETE FROM shared_spaces WHERE org_id = ? AND id = ?").run(org, id).changes > 0;
+  }
+
+  async renameWriter(org: string, userId: string, pseudonym: string): Promise<string[]> {
+    const [from, to] = spaceOwnerRange;
+    const writer = "json_extract(metadata, '$.provenance.user_id') = ?";
+    const rename = "metadata = json_set(metadata, '$.provenance.user_id', ?)";
+    this.db
+      .query(
+        `UPDATE memory_versions SET ${rename} WHERE ${writer} AND memory_id IN (
+           SELECT id FROM memories WHERE org_id = ? AND user_id >= ? AND user_id < ?)`,
+      )
+      .run(pseudonym, userId, org, from, to);
+    const changed = this.db
+      .query<{ user_id: string }, [string, string, string, string, string]>(
+        `UPDATE memories SET ${rename} WHERE org_id = ? AND user_id >= ? AND user_id < ? AND ${writer}
+         RETURNING user_id`,
+      )
+      .all(pseudonym, org, from, to, userId);
+    return [...new Set(changed.map((r) => r.user_id))];
   }
 }
