@@ -11,7 +11,7 @@ import { openSqliteStore } from "~/store/sqlite/sqlite-store";
 import { silentLogger } from "~/shared/logger";
 
 const [entities = 100_000, relationships = 500_000, samples = 300] = process.argv.slice(2).map(Number);
-const USER = "bench-user";
+const USER = { org: "default", userId: "bench-user" };
 const TYPES = ["KNOWS", "WORKS_WITH", "USES", "LIVES_NEAR", "MENTIONS_TOPIC"];
 const BATCH = 5_000;
 

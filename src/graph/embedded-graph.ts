@@ -31,6 +31,7 @@ import type {
   TraversedEntity,
   UpsertMode,
 } from "./graph-store";
+import type { Owner } from "~/store/repos/memory-repo";
 
 const toEntity = (r: EntityRow): Entity => ({
   type: r.type,
@@ -49,35 +50,35 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
+  async upsertEntities(owner: Owner, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
     return this.store.group(async (tx) => {
       const stored: Entity[] = [];
       for (const input of entities) {
-        const row = await tx.graph.entity(userId, input.type, input.id);
+        const row = await tx.graph.entity(owner, input.type, input.id);
         const existing = row ? toEntity(row) : undefined;
         const next = nextEntity(existing, input, mode);
-        if (next) await this.writeEntity(tx, userId, next);
+        if (next) await this.writeEntity(tx, owner, next);
         stored.push(next ?? existing!);
       }
       return stored;
     });
   }
 
-  async putEntities(userId: string, entities: Entity[]): Promise<void> {
+  async putEntities(owner: Owner, entities: Entity[]): Promise<void> {
     await this.store.write(async (tx) => {
-      for (const e of entities) await this.writeEntity(tx, userId, e);
+      for (const e of entities) await this.writeEntity(tx, owner, e);
     });
   }
 
-  async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
+  async upsertRelationships(owner: Owner, rels: RelationshipInput[]): Promise<Relationship[]> {
     return this.store.group(async (tx) => {
-      const ends = await resolveEnds(tx, userId, rels);
+      const ends = await resolveEnds(tx, owner, rels);
       const stored: Relationship[] = [];
       for (const [i, r] of rels.entries()) {
         const [from, to] = ends[i]!;
-        const previous = await tx.graph.relationshipProperties(userId, from, r.type, to);
+        const previous = await tx.graph.relationshipProperties(owner, from, r.type, to);
         const properties = mergeProps(previous !== null ? parseProps(previous) : {}, r.properties);
-        await tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(properties), this.clock.now());
+        await tx.graph.putRelationship(owner, from, r.type, to, JSON.stringify(properties), this.clock.now());
         stored.push({
           from: { type: r.from.type, id: r.from.id },
           type: r.type,
@@ -89,37 +90,37 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     });
   }
 
-  async putRelationships(userId: string, rels: Relationship[]): Promise<void> {
+  async putRelationships(owner: Owner, rels: Relationship[]): Promise<void> {
     await this.store.write(async (tx) => {
-      const ends = await resolveEnds(tx, userId, rels);
+      const ends = await resolveEnds(tx, owner, rels);
       for (const [i, r] of rels.entries()) {
         const [from, to] = ends[i]!;
-        await tx.graph.putRelationship(userId, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
+        await tx.graph.putRelationship(owner, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
       }
     });
   }
 
-  async putMentions(userId: string, mentions: GraphSnapshot["mentions"]): Promise<void> {
+  async putMentions(owner: Owner, mentions: GraphSnapshot["mentions"]): Promise<void> {
     await this.store.write(async (tx) => {
       for (const m of mentions) {
-        const row = await tx.graph.entity(userId, m.entity.type, m.entity.id);
-        if (row) await tx.graph.link(userId, m.memoryId, row.node);
+        const row = await tx.graph.entity(owner, m.entity.type, m.entity.id);
+        if (row) await tx.graph.link(owner, m.memoryId, row.node);
       }
     });
   }
 
-  async findEntities(userId: string, o: FindEntitiesOptions): Promise<Entity[]> {
+  async findEntities(owner: Owner, o: FindEntitiesOptions): Promise<Entity[]> {
     const q = { type: o.type ?? null, q: o.q ? o.q.toLowerCase() : null, limit: o.limit };
-    return (await this.store.read((r) => r.graph.find(userId, q))).map(toEntity);
+    return (await this.store.read((r) => r.graph.find(owner, q))).map(toEntity);
   }
 
-  async traverse(userId: string, o: TraverseOptions): Promise<TraverseResult> {
+  async traverse(owner: Owner, o: TraverseOptions): Promise<TraverseResult> {
     const { maxDepth, limit, types } = checkTraverse(o);
-    const start = await this.store.read((r) => r.graph.entity(userId, o.start.type, o.start.id));
+    const start = await this.store.read((r) => r.graph.entity(owner, o.start.type, o.start.id));
     if (!start) throw startNotFound(o.start);
     const walk = { start: start.node, direction: o.direction, types: types ?? null, limit };
     const rows = await deepen(maxDepth, limit, (depth) =>
-      this.store.read((r) => r.graph.walk(userId, { ...walk, maxDepth: depth })),
+      this.store.read((r) => r.graph.walk(owner, { ...walk, maxDepth: depth })),
     );
     const entities: TraversedEntity[] = rows.map((r) => ({
       type: r.type,
@@ -130,58 +131,58 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     }));
     const byNode = new Map(rows.map((r) => [r.node, r]));
     const depths = new Map(rows.map((r) => [entityKey(r), r.depth]));
-    const edges = await this.edgesAmong(userId, byNode);
+    const edges = await this.edgesAmong(owner, byNode);
     return { entities, relationships: selectEdges(depths, edges, o.direction, maxDepth, types) };
   }
 
-  async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
+  async linkMentions(owner: Owner, memoryId: string, entities: EntityRef[]): Promise<void> {
     await this.store.group(async (tx) => {
       const nodes: number[] = [];
-      for (const [i, ref] of entities.entries()) nodes.push(await nodeOf(tx, userId, ref, `entities[${i}]`));
-      for (const node of nodes) await tx.graph.link(userId, memoryId, node);
+      for (const [i, ref] of entities.entries()) nodes.push(await nodeOf(tx, owner, ref, `entities[${i}]`));
+      for (const node of nodes) await tx.graph.link(owner, memoryId, node);
     });
   }
 
-  async unlinkMemories(userId: string, memoryIds: string[]): Promise<number> {
+  async unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number> {
     if (memoryIds.length === 0) return 0;
-    return this.store.write((tx) => tx.graph.unlink(userId, memoryIds));
+    return this.store.write((tx) => tx.graph.unlink(owner, memoryIds));
   }
 
-  async memoriesMentioning(userId: string, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
+  async memoriesMentioning(owner: Owner, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
     if (entities.length === 0) return [];
-    return this.store.read((r) => r.graph.memoriesMentioning(userId, entities, limit));
+    return this.store.read((r) => r.graph.memoriesMentioning(owner, entities, limit));
   }
 
-  async entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
+  async entitiesForMemories(owner: Owner, memoryIds: string[]): Promise<Mention[]> {
     if (memoryIds.length === 0) return [];
-    const rows = await this.store.read((r) => r.graph.entitiesOfMemories(userId, memoryIds));
+    const rows = await this.store.read((r) => r.graph.entitiesOfMemories(owner, memoryIds));
     return rows.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
   }
 
-  async deleteUser(userId: string): Promise<number> {
-    return this.store.write((tx) => tx.graph.deleteUser(userId));
+  async deleteUser(owner: Owner): Promise<number> {
+    return this.store.write((tx) => tx.graph.deleteUser(owner));
   }
 
   async wipe(): Promise<void> {
     await this.store.write((tx) => tx.graph.wipe());
   }
 
-  async userIds(): Promise<string[]> {
+  async owners(): Promise<Owner[]> {
     return this.store.read((r) => r.graph.users());
   }
 
-  async exportUser(userId: string): Promise<GraphSnapshot> {
+  async exportUser(owner: Owner): Promise<GraphSnapshot> {
     const { entities, relationships, ids } = await this.store.read(async (r) => ({
-      entities: (await r.graph.entities(userId)).map(toEntity),
-      relationships: (await r.graph.relationships(userId)).map((x) => ({
+      entities: (await r.graph.entities(owner)).map(toEntity),
+      relationships: (await r.graph.relationships(owner)).map((x) => ({
         from: x.from,
         type: x.type,
         to: x.to,
         properties: parseProps(x.properties),
       })),
-      ids: await r.graph.linkedMemories(userId),
+      ids: await r.graph.linkedMemories(owner),
     }));
-    const mentions = (await this.entitiesForMemories(userId, ids)).map((m) => ({
+    const mentions = (await this.entitiesForMemories(owner, ids)).map((m) => ({
       memoryId: m.memoryId,
       entity: { type: m.entity.type, id: m.entity.id },
     }));
@@ -192,8 +193,8 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     // The store belongs to the composition root, which closes it after every user of it.
   }
 
-  private async edgesAmong(userId: string, byNode: Map<number, EntityRow>): Promise<Edge[]> {
-    const rows = await this.store.read((r) => r.graph.edgesFrom(userId, [...byNode.keys()]));
+  private async edgesAmong(owner: Owner, byNode: Map<number, EntityRow>): Promise<Edge[]> {
+    const rows = await this.store.read((r) => r.graph.edgesFrom(owner, [...byNode.keys()]));
     const out: Edge[] = [];
     for (const r of rows) {
       const from = byNode.get(r.fromNode);
@@ -204,7 +205,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
     return out;
   }
 
-  private writeEntity(tx: Repos, userId: string, e: Entity): Promise<void> {
+  private writeEntity(tx: Repos, owner: Owner, e: Entity): Promise<void> {
     const entity = {
       type: e.type,
       id: e.id,
@@ -212,23 +213,23 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
       nameKey: e.name.toLowerCase(),
       properties: JSON.stringify(e.properties),
     };
-    return tx.graph.putEntity(userId, entity, this.clock.now());
+    return tx.graph.putEntity(owner, entity, this.clock.now());
   }
 }
 
-async function nodeOf(tx: Repos, userId: string, ref: EntityRef, field: string): Promise<number> {
-  const row = await tx.graph.entity(userId, ref.type, ref.id);
+async function nodeOf(tx: Repos, owner: Owner, ref: EntityRef, field: string): Promise<number> {
+  const row = await tx.graph.entity(owner, ref.type, ref.id);
   if (!row) throw validationError(field, `entity '${ref.type}/${ref.id}' does not exist`);
   return row.node;
 }
 
 /** Both ends of every relationship, checked before anything is written. */
-async function resolveEnds(tx: Repos, userId: string, rels: RelationshipInput[]): Promise<[number, number][]> {
+async function resolveEnds(tx: Repos, owner: Owner, rels: RelationshipInput[]): Promise<[number, number][]> {
   const ends: [number, number][] = [];
   for (const [i, r] of rels.entries())
     ends.push([
-      await nodeOf(tx, userId, r.from, `relationships[${i}].from`),
-      await nodeOf(tx, userId, r.to, `relationships[${i}].to`),
+      await nodeOf(tx, owner, r.from, `relationships[${i}].from`),
+      await nodeOf(tx, owner, r.to, `relationships[${i}].to`),
     ]);
   return ends;
 }

@@ -10,6 +10,7 @@ import type {
   RelationshipInput,
   TraversedEntity,
 } from "./graph.schema";
+import type { Owner } from "~/store/repos/memory-repo";
 
 export type { Direction, Edge, Entity, EntityInput, EntityRef, Relationship, RelationshipInput, TraversedEntity };
 
@@ -60,25 +61,25 @@ export interface Mention {
 
 export interface GraphStore {
   /** Creates or updates entities in one transaction; returns the stored state in input order. */
-  upsertEntities(userId: string, entities: EntityInput[], mode?: UpsertMode): Promise<Entity[]>;
+  upsertEntities(owner: Owner, entities: EntityInput[], mode?: UpsertMode): Promise<Entity[]>;
   /**
    * Creates or updates relationships (key: from, type, to) in one transaction. A missing end
    * rejects the whole batch with VALIDATION_ERROR on `relationships[i].from` / `.to`.
    */
-  upsertRelationships(userId: string, relationships: RelationshipInput[]): Promise<Relationship[]>;
-  findEntities(userId: string, options: FindEntitiesOptions): Promise<Entity[]>;
+  upsertRelationships(owner: Owner, relationships: RelationshipInput[]): Promise<Relationship[]>;
+  findEntities(owner: Owner, options: FindEntitiesOptions): Promise<Entity[]>;
   /** Unknown start (for this user) → NOT_FOUND. */
-  traverse(userId: string, options: TraverseOptions): Promise<TraverseResult>;
+  traverse(owner: Owner, options: TraverseOptions): Promise<TraverseResult>;
   /** Adds MENTIONS links (idempotent). A missing entity → VALIDATION_ERROR on `entities[i]`. */
-  linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void>;
+  linkMentions(owner: Owner, memoryId: string, entities: EntityRef[]): Promise<void>;
   /** Removes every MENTIONS link of these memories; returns how many links went. */
-  unlinkMemories(userId: string, memoryIds: string[]): Promise<number>;
+  unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number>;
   /** Memories mentioning any of these entities, most matches first, then by id. */
-  memoriesMentioning(userId: string, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]>;
+  memoriesMentioning(owner: Owner, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]>;
   /** The entities each of these memories mentions, ordered by memory id, type, id. */
-  entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]>;
+  entitiesForMemories(owner: Owner, memoryIds: string[]): Promise<Mention[]>;
   /** Removes the user's whole graph; returns how many entities went (their links go with them). */
-  deleteUser(userId: string): Promise<number>;
+  deleteUser(owner: Owner): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -91,16 +92,16 @@ export interface GraphSnapshot {
 
 /** The source of truth a replica is rebuilt from (the SQLite graph). */
 export interface GraphExportSource {
-  userIds(): Promise<string[]>;
-  exportUser(userId: string): Promise<GraphSnapshot>;
+  owners(): Promise<Owner[]>;
+  exportUser(owner: Owner): Promise<GraphSnapshot>;
 }
 
 /** A store that can take exact copies of stored state (no merging): what a mirror writes to. */
 export interface GraphReplica extends GraphStore {
-  putEntities(userId: string, entities: Entity[]): Promise<void>;
-  putRelationships(userId: string, relationships: Relationship[]): Promise<void>;
+  putEntities(owner: Owner, entities: Entity[]): Promise<void>;
+  putRelationships(owner: Owner, relationships: Relationship[]): Promise<void>;
   /** Bulk MENTIONS links (entities assumed present, as in a snapshot). */
-  putMentions(userId: string, mentions: GraphSnapshot["mentions"]): Promise<void>;
+  putMentions(owner: Owner, mentions: GraphSnapshot["mentions"]): Promise<void>;
   /** Removes every user's graph (before a full rebuild). */
   wipe(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import {
   type UpsertRelationshipsBody,
   type UpsertRelationshipsResponse,
 } from "./graph.schema";
+import type { Owner } from "~/store/repos/memory-repo";
 
 export class GraphService {
   constructor(
@@ -29,13 +30,13 @@ export class GraphService {
   ) {}
 
   async upsertEntities(scope: UserScope, body: UpsertEntitiesBody): Promise<UpsertEntitiesResponse> {
-    return { success: true as const, entities: await this.store.upsertEntities(scope.userId, body.entities) };
+    return { success: true as const, entities: await this.store.upsertEntities(scope, body.entities) };
   }
 
   async upsertRelationships(scope: UserScope, body: UpsertRelationshipsBody): Promise<UpsertRelationshipsResponse> {
     return {
       success: true as const,
-      relationships: await this.store.upsertRelationships(scope.userId, body.relationships),
+      relationships: await this.store.upsertRelationships(scope, body.relationships),
     };
   }
 
@@ -43,12 +44,12 @@ export class GraphService {
     const limit = q.limit ?? DEFAULT_FIND_LIMIT;
     return {
       success: true as const,
-      results: await this.store.findEntities(scope.userId, { q: q.q, type: q.type, limit }),
+      results: await this.store.findEntities(scope, { q: q.q, type: q.type, limit }),
     };
   }
 
   async traverse(scope: UserScope, body: TraverseBody): Promise<TraverseResponse> {
-    const r = await this.store.traverse(scope.userId, {
+    const r = await this.store.traverse(scope, {
       start: body.start,
       relationships: body.relationships,
       maxDepth: body.max_depth ?? DEFAULT_TRAVERSE_DEPTH,
@@ -63,13 +64,14 @@ export class GraphService {
    * committed: a graph failure (e.g. Neo4j down) never loses the memory; it is logged, and
    * `engram reindex --graph` brings the mirror back in step.
    */
-  async linkMemories(userId: string, memories: { id: string; text: string }[], replace = false): Promise<void> {
+  async linkMemories(owner: Owner, memories: { id: string; text: string }[], replace = false): Promise<void> {
     for (const m of memories) {
       try {
-        await ingestMemory(this.store, this.extractor, userId, m, { replace });
+        await ingestMemory(this.store, this.extractor, owner, m, { replace });
       } catch (e) {
         this.logger.warn("graph extraction failed; the memory is stored", {
-          user: userId,
+          org: owner.org,
+          user: owner.userId,
           memory: m.id,
           error: (e as Error).message,
         });
@@ -77,13 +79,14 @@ export class GraphService {
     }
   }
 
-  async unlinkMemories(userId: string, ids: string[]): Promise<void> {
+  async unlinkMemories(owner: Owner, ids: string[]): Promise<void> {
     if (!ids.length) return;
     try {
-      await this.store.unlinkMemories(userId, ids);
+      await this.store.unlinkMemories(owner, ids);
     } catch (e) {
       this.logger.warn("graph unlink failed; run engram reindex --graph", {
-        user: userId,
+        org: owner.org,
+        user: owner.userId,
         error: (e as Error).message,
       });
     }
@@ -100,8 +103,8 @@ export class GraphService {
     return this.store.rebuild();
   }
 
-  deleteUser(userId: string): Promise<number> {
-    return this.store.deleteUser(userId);
+  deleteUser(owner: Owner): Promise<number> {
+    return this.store.deleteUser(owner);
   }
 
   close(): Promise<void> {

@@ -17,6 +17,7 @@ import type {
   TraverseResult,
   UpsertMode,
 } from "./graph-store";
+import type { Owner } from "~/store/repos/memory-repo";
 
 export interface RebuildStats {
   users: number;
@@ -41,49 +42,49 @@ export class MirroredGraph implements GraphStore {
     return rebuildReplica(this.primary, this.replica);
   }
 
-  async upsertEntities(userId: string, entities: EntityInput[], mode?: UpsertMode): Promise<Entity[]> {
-    const stored = await this.primary.upsertEntities(userId, entities, mode);
-    await this.replica.putEntities(userId, stored);
+  async upsertEntities(owner: Owner, entities: EntityInput[], mode?: UpsertMode): Promise<Entity[]> {
+    const stored = await this.primary.upsertEntities(owner, entities, mode);
+    await this.replica.putEntities(owner, stored);
     return stored;
   }
 
-  async upsertRelationships(userId: string, relationships: RelationshipInput[]): Promise<Relationship[]> {
-    const stored = await this.primary.upsertRelationships(userId, relationships);
-    await this.replica.putRelationships(userId, stored);
+  async upsertRelationships(owner: Owner, relationships: RelationshipInput[]): Promise<Relationship[]> {
+    const stored = await this.primary.upsertRelationships(owner, relationships);
+    await this.replica.putRelationships(owner, stored);
     return stored;
   }
 
-  findEntities(userId: string, options: FindEntitiesOptions): Promise<Entity[]> {
-    return this.replica.findEntities(userId, options);
+  findEntities(owner: Owner, options: FindEntitiesOptions): Promise<Entity[]> {
+    return this.replica.findEntities(owner, options);
   }
 
-  traverse(userId: string, options: TraverseOptions): Promise<TraverseResult> {
-    return this.replica.traverse(userId, options);
+  traverse(owner: Owner, options: TraverseOptions): Promise<TraverseResult> {
+    return this.replica.traverse(owner, options);
   }
 
-  async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
-    await this.primary.linkMentions(userId, memoryId, entities);
-    await this.replica.linkMentions(userId, memoryId, entities);
+  async linkMentions(owner: Owner, memoryId: string, entities: EntityRef[]): Promise<void> {
+    await this.primary.linkMentions(owner, memoryId, entities);
+    await this.replica.linkMentions(owner, memoryId, entities);
   }
 
-  async unlinkMemories(userId: string, memoryIds: string[]): Promise<number> {
-    const removed = await this.primary.unlinkMemories(userId, memoryIds);
-    await this.replica.unlinkMemories(userId, memoryIds);
+  async unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number> {
+    const removed = await this.primary.unlinkMemories(owner, memoryIds);
+    await this.replica.unlinkMemories(owner, memoryIds);
     return removed;
   }
 
   // Mention look-ups are answered locally: the primary holds every link the replica does.
-  memoriesMentioning(userId: string, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]> {
-    return this.primary.memoriesMentioning(userId, entities, limit);
+  memoriesMentioning(owner: Owner, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]> {
+    return this.primary.memoriesMentioning(owner, entities, limit);
   }
 
-  entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
-    return this.primary.entitiesForMemories(userId, memoryIds);
+  entitiesForMemories(owner: Owner, memoryIds: string[]): Promise<Mention[]> {
+    return this.primary.entitiesForMemories(owner, memoryIds);
   }
 
-  async deleteUser(userId: string): Promise<number> {
-    const removed = await this.primary.deleteUser(userId);
-    await this.replica.deleteUser(userId);
+  async deleteUser(owner: Owner): Promise<number> {
+    const removed = await this.primary.deleteUser(owner);
+    await this.replica.deleteUser(owner);
     return removed;
   }
 
@@ -97,11 +98,11 @@ export class MirroredGraph implements GraphStore {
 export async function rebuildReplica(source: GraphExportSource, replica: GraphReplica): Promise<RebuildStats> {
   const stats: RebuildStats = { users: 0, entities: 0, relationships: 0, mentions: 0 };
   await replica.wipe();
-  for (const userId of await source.userIds()) {
-    const snap = await source.exportUser(userId);
-    await replica.putEntities(userId, snap.entities);
-    await replica.putRelationships(userId, snap.relationships);
-    await replica.putMentions(userId, snap.mentions);
+  for (const owner of await source.owners()) {
+    const snap = await source.exportUser(owner);
+    await replica.putEntities(owner, snap.entities);
+    await replica.putRelationships(owner, snap.relationships);
+    await replica.putMentions(owner, snap.mentions);
     stats.users++;
     stats.entities += snap.entities.length;
     stats.relationships += snap.relationships.length;

@@ -32,6 +32,8 @@ import type {
 } from "./graph-store";
 import { CYPHER, SCHEMA, walkCypher } from "./neo4j-cypher";
 import { rebuildReplica, type RebuildStats } from "./mirrored-graph";
+import type { Owner } from "~/store/repos/memory-repo";
+import { ownerKey } from "~/shared/principal";
 
 export interface Neo4jGraphOptions {
   uri: string;
@@ -124,11 +126,11 @@ export class Neo4jGraph implements GraphReplica {
     return this.schema;
   }
 
-  async upsertEntities(userId: string, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
+  async upsertEntities(owner: Owner, entities: EntityInput[], mode: UpsertMode = "merge"): Promise<Entity[]> {
     if (entities.length === 0) return [];
     return this.write(async (tx) => {
       const stored = new Map(
-        (await rows<EntityRow>(tx, CYPHER.readEntities, { user: userId, keys: keysOf(entities) })).map((r) => [
+        (await rows<EntityRow>(tx, CYPHER.readEntities, { user: ownerKey(owner), keys: keysOf(entities) })).map((r) => [
           entityKey(r),
           toEntity(r),
         ]),
@@ -143,17 +145,21 @@ export class Neo4jGraph implements GraphReplica {
         return next;
       });
       if (changed.size)
-        await tx.run(CYPHER.putEntities, { user: userId, rows: [...changed.values()].map(entityRow), now: this.now() });
+        await tx.run(CYPHER.putEntities, {
+          user: ownerKey(owner),
+          rows: [...changed.values()].map(entityRow),
+          now: this.now(),
+        });
       return out;
     });
   }
 
-  async upsertRelationships(userId: string, rels: RelationshipInput[]): Promise<Relationship[]> {
+  async upsertRelationships(owner: Owner, rels: RelationshipInput[]): Promise<Relationship[]> {
     if (rels.length === 0) return [];
     return this.write(async (tx) => {
       await this.requireEntities(
         tx,
-        userId,
+        owner,
         rels.flatMap(
           (r, i) =>
             [
@@ -163,7 +169,7 @@ export class Neo4jGraph implements GraphReplica {
         ),
       );
       const storedRows = await rows<EdgeRow & { props: string }>(tx, CYPHER.readRels, {
-        user: userId,
+        user: ownerKey(owner),
         rows: rels.map(relRow),
       });
       const stored = new Map(storedRows.map((r) => [relKey(r), parseProps(r.props)]));
@@ -178,43 +184,51 @@ export class Neo4jGraph implements GraphReplica {
           properties,
         };
       });
-      await this.putRels(tx, userId, out);
+      await this.putRels(tx, owner, out);
       return out;
     });
   }
 
-  async putEntities(userId: string, entities: Entity[]): Promise<void> {
+  async putEntities(owner: Owner, entities: Entity[]): Promise<void> {
     for (let i = 0; i < entities.length; i += BATCH) {
       const rowsBatch = entities.slice(i, i + BATCH).map(entityRow);
-      await this.write((tx) => tx.run(CYPHER.putEntities, { user: userId, rows: rowsBatch, now: this.now() }));
+      await this.write((tx) => tx.run(CYPHER.putEntities, { user: ownerKey(owner), rows: rowsBatch, now: this.now() }));
     }
   }
 
-  async putRelationships(userId: string, rels: Relationship[]): Promise<void> {
+  async putRelationships(owner: Owner, rels: Relationship[]): Promise<void> {
     for (let i = 0; i < rels.length; i += BATCH)
-      await this.write((tx) => this.putRels(tx, userId, rels.slice(i, i + BATCH)));
+      await this.write((tx) => this.putRels(tx, owner, rels.slice(i, i + BATCH)));
   }
 
-  async putMentions(userId: string, mentions: { memoryId: string; entity: EntityRef }[]): Promise<void> {
+  async putMentions(owner: Owner, mentions: { memoryId: string; entity: EntityRef }[]): Promise<void> {
     for (let i = 0; i < mentions.length; i += BATCH) {
       const batch = mentions
         .slice(i, i + BATCH)
         .map((m) => ({ memoryId: m.memoryId, type: m.entity.type, id: m.entity.id }));
-      await this.write((tx) => tx.run(CYPHER.putMentions, { user: userId, rows: batch }));
+      await this.write((tx) => tx.run(CYPHER.putMentions, { user: ownerKey(owner), rows: batch }));
     }
   }
 
-  async findEntities(userId: string, o: FindEntitiesOptions): Promise<Entity[]> {
-    const params = { user: userId, type: o.type ?? null, q: o.q ? o.q.toLowerCase() : null, limit: neo4j.int(o.limit) };
+  async findEntities(owner: Owner, o: FindEntitiesOptions): Promise<Entity[]> {
+    const params = {
+      user: ownerKey(owner),
+      type: o.type ?? null,
+      q: o.q ? o.q.toLowerCase() : null,
+      limit: neo4j.int(o.limit),
+    };
     return (await this.read((tx) => rows<EntityRow>(tx, CYPHER.find, params))).map(toEntity);
   }
 
-  async traverse(userId: string, o: TraverseOptions): Promise<TraverseResult> {
+  async traverse(owner: Owner, o: TraverseOptions): Promise<TraverseResult> {
     const { maxDepth, limit, types } = checkTraverse(o);
     return this.read(async (tx) => {
-      const [start] = await rows<EntityRow>(tx, CYPHER.readEntities, { user: userId, keys: keysOf([o.start]) });
+      const [start] = await rows<EntityRow>(tx, CYPHER.readEntities, {
+        user: ownerKey(owner),
+        keys: keysOf([o.start]),
+      });
       if (!start) throw startNotFound(o.start);
-      const params = { user: userId, type: start.type, id: start.id, types, limit: neo4j.int(limit - 1) };
+      const params = { user: ownerKey(owner), type: start.type, id: start.id, types, limit: neo4j.int(limit - 1) };
       const walk = async (depth: number) =>
         limit === 1
           ? []
@@ -225,58 +239,62 @@ export class Neo4jGraph implements GraphReplica {
       const reached = await deepen(maxDepth, limit - 1, walk);
       const entities: TraversedEntity[] = [{ ...toEntity(start), depth: 0 }, ...reached];
       const depths = new Map(entities.map((e) => [entityKey(e), e.depth]));
-      const candidates = (await rows<EdgeRow>(tx, CYPHER.edgesFrom, { user: userId, keys: keysOf(entities) })).map(
-        toEdge,
-      );
+      const candidates = (
+        await rows<EdgeRow>(tx, CYPHER.edgesFrom, { user: ownerKey(owner), keys: keysOf(entities) })
+      ).map(toEdge);
       return { entities, relationships: selectEdges(depths, candidates, o.direction, maxDepth, types) };
     });
   }
 
-  async linkMentions(userId: string, memoryId: string, entities: EntityRef[]): Promise<void> {
+  async linkMentions(owner: Owner, memoryId: string, entities: EntityRef[]): Promise<void> {
     if (entities.length === 0) return;
     await this.write(async (tx) => {
       await this.requireEntities(
         tx,
-        userId,
+        owner,
         entities.map((e, i) => [e, `entities[${i}]`] as [EntityRef, string]),
       );
       await tx.run(CYPHER.putMentions, {
-        user: userId,
+        user: ownerKey(owner),
         rows: entities.map((e) => ({ memoryId, type: e.type, id: e.id })),
       });
     });
   }
 
-  async unlinkMemories(userId: string, memoryIds: string[]): Promise<number> {
+  async unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number> {
     if (memoryIds.length === 0) return 0;
     const [r] = await this.write((tx) =>
-      rows<{ removed: number | null }>(tx, CYPHER.unlink, { user: userId, ids: memoryIds }),
+      rows<{ removed: number | null }>(tx, CYPHER.unlink, { user: ownerKey(owner), ids: memoryIds }),
     );
     return r?.removed ?? 0;
   }
 
-  async memoriesMentioning(userId: string, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
+  async memoriesMentioning(owner: Owner, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
     if (entities.length === 0) return [];
     return this.read((tx) =>
-      rows<MemoryMatch>(tx, CYPHER.mentioning, { user: userId, keys: keysOf(entities), limit: neo4j.int(limit) }),
+      rows<MemoryMatch>(tx, CYPHER.mentioning, {
+        user: ownerKey(owner),
+        keys: keysOf(entities),
+        limit: neo4j.int(limit),
+      }),
     );
   }
 
-  async entitiesForMemories(userId: string, memoryIds: string[]): Promise<Mention[]> {
+  async entitiesForMemories(owner: Owner, memoryIds: string[]): Promise<Mention[]> {
     if (memoryIds.length === 0) return [];
     const found = await this.read((tx) =>
       rows<{ memoryId: string; type: string; id: string; name: string }>(tx, CYPHER.mentionsOf, {
-        user: userId,
+        user: ownerKey(owner),
         ids: memoryIds,
       }),
     );
     return found.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
   }
 
-  async deleteUser(userId: string): Promise<number> {
-    const [count] = await this.read((tx) => rows<{ n: number }>(tx, CYPHER.countEntities, { user: userId }));
-    await this.drain(CYPHER.deleteUserMemoriesBatch, { user: userId });
-    await this.drain(CYPHER.deleteUserBatch, { user: userId });
+  async deleteUser(owner: Owner): Promise<number> {
+    const [count] = await this.read((tx) => rows<{ n: number }>(tx, CYPHER.countEntities, { user: ownerKey(owner) }));
+    await this.drain(CYPHER.deleteUserMemoriesBatch, { user: ownerKey(owner) });
+    await this.drain(CYPHER.deleteUserBatch, { user: ownerKey(owner) });
     return count?.n ?? 0;
   }
 
@@ -312,16 +330,19 @@ export class Neo4jGraph implements GraphReplica {
     }
   }
 
-  private async requireEntities(tx: ManagedTransaction, userId: string, refs: [EntityRef, string][]): Promise<void> {
-    const found = await rows<EntityRow>(tx, CYPHER.readEntities, { user: userId, keys: keysOf(refs.map(([r]) => r)) });
+  private async requireEntities(tx: ManagedTransaction, owner: Owner, refs: [EntityRef, string][]): Promise<void> {
+    const found = await rows<EntityRow>(tx, CYPHER.readEntities, {
+      user: ownerKey(owner),
+      keys: keysOf(refs.map(([r]) => r)),
+    });
     const keys = new Set(found.map(entityKey));
     const missing = refs.find(([r]) => !keys.has(entityKey(r)));
     if (missing) throw validationError(missing[1], `entity '${missing[0].type}/${missing[0].id}' does not exist`);
   }
 
-  private async putRels(tx: ManagedTransaction, userId: string, rels: Relationship[]): Promise<void> {
+  private async putRels(tx: ManagedTransaction, owner: Owner, rels: Relationship[]): Promise<void> {
     const rowsBatch = rels.map((r) => ({ ...relRow(r), props: JSON.stringify(r.properties) }));
-    await tx.run(CYPHER.putRels, { user: userId, rows: rowsBatch, now: this.now() });
+    await tx.run(CYPHER.putRels, { user: ownerKey(owner), rows: rowsBatch, now: this.now() });
   }
 
   /** Runs a batched delete until it deletes nothing. */

@@ -23,9 +23,9 @@ export interface ConversationRecorder {
 
 /** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */
 export interface GraphLinker {
-  linkMemories(userId: string, memories: { id: string; text: string }[], replace?: boolean): Promise<void>;
-  unlinkMemories(userId: string, memoryIds: string[]): Promise<void>;
-  deleteUser(userId: string): Promise<number>;
+  linkMemories(owner: Owner, memories: { id: string; text: string }[], replace?: boolean): Promise<void>;
+  unlinkMemories(owner: Owner, memoryIds: string[]): Promise<void>;
+  deleteUser(owner: Owner): Promise<number>;
 }
 
 export interface WriteGate {

@@ -149,7 +149,7 @@ export class MemoryService {
     this.caches.touched(scope, created.length);
     for (const m of created) this.logger.debug("memory stored", { user: scope.userId, agent: scope.agentId, id: m.id });
     await this.hooks.graph.linkMemories(
-      scope.userId,
+      scope,
       created.map((m) => ({ id: m.id, text: m.text })),
     );
     const deduplicated = stored.filter((m) => m.duplicate).map((m) => m.id);
@@ -361,7 +361,8 @@ export class MemoryService {
     }, mine(space));
     this.search.written(vectors);
     this.caches.touched(scope, 1);
-    if (input.memory !== undefined) await this.hooks.graph.linkMemories(row.user_id, [{ id: row.id, text }], true);
+    if (input.memory !== undefined)
+      await this.hooks.graph.linkMemories({ org: row.org_id, userId: row.user_id }, [{ id: row.id, text }], true);
     return this.get(scope, input);
   }
 
@@ -423,7 +424,7 @@ export class MemoryService {
     }, mine(scope));
     this.search.written(vectors);
     this.caches.touched(who, out.duplicate ? 1 : 2);
-    if (!out.duplicate) await this.hooks.graph.linkMemories(who.userId, [{ id: out.id, text: body.memory }]);
+    if (!out.duplicate) await this.hooks.graph.linkMemories(who, [{ id: out.id, text: body.memory }]);
     return {
       ...(await this.get(who, { memory_id: out.id })),
       ...(out.duplicate ? { deduplicated: true } : {}),
@@ -464,8 +465,8 @@ export class MemoryService {
     });
     for (const owner of [scope, ...result.renamedIn]) this.caches.touched(owner, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
-    if (cascade) await this.hooks.graph.deleteUser(userId);
-    else await this.hooks.graph.unlinkMemories(userId, removedIds);
+    if (cascade) await this.hooks.graph.deleteUser(scope);
+    else await this.hooks.graph.unlinkMemories(scope, removedIds);
     // An erasure answers once nothing of what it deleted is readable in the store's files (SPEC §2.3).
     if (cascade) await this.store.scrub({ keywordIndex: result.indexed });
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };

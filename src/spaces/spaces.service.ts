@@ -120,7 +120,7 @@ export class SpacesService {
       { org },
     );
     this.d.caches.touched(owner, "all");
-    if (removed.length) await this.d.graph.unlinkMemories(owner.userId, removed);
+    if (removed.length) await this.d.graph.unlinkMemories(owner, removed);
     return { success: true, space_id: id, deleted_count: removed.length };
   }
 

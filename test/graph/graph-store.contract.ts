@@ -3,6 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { GraphStore, RelationshipInput } from "~/graph/graph-store";
 import { AppError } from "~/shared/errors";
+import { owner } from "../support/memory-rows";
+import type { Owner } from "~/store/repos/memory-repo";
 
 export interface ContractTarget {
   store: GraphStore;
@@ -26,15 +28,15 @@ export function graphStoreContract(name: string, factory: () => Promise<Contract
   describe(`GraphStore contract: ${name}`, () => {
     let target: ContractTarget;
     let store: GraphStore;
-    let users: string[] = [];
+    let users: Owner[] = [];
     const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     const user = (tag = "u") => {
-      const u = `contract-${run}-${users.length}-${tag}`;
+      const u = owner(`contract-${run}-${users.length}-${tag}`);
       users.push(u);
       return u;
     };
     /** Creates the people and a relationship per [from, type, to]. */
-    async function graph(u: string, edges: [string, string, string][], extra: string[] = []): Promise<void> {
+    async function graph(u: Owner, edges: [string, string, string][], extra: string[] = []): Promise<void> {
       const ids = [...new Set([...edges.flatMap(([a, , b]) => [a, b]), ...extra])];
       await store.upsertEntities(
         u,
@@ -275,6 +277,29 @@ export function graphStoreContract(name: string, factory: () => Promise<Contract
         "VALIDATION_ERROR",
         "max_depth",
       );
+    });
+
+    test("the same user id in another organization has a graph of its own: entities, walks, mentions and erasure", async () => {
+      const mine = user("same");
+      const theirs = { org: `other-${run}`, userId: mine.userId };
+      users.push(theirs);
+      await graph(mine, [["a", "KNOWS", "b"]]);
+      await store.upsertEntities(theirs, [
+        { ...p("a"), name: "Their A" },
+        { ...p("z"), name: "Zed" },
+      ]);
+      await store.upsertRelationships(theirs, [rel("a", "KNOWS", "z")]);
+      await store.linkMentions(theirs, "m-theirs", [p("a")]);
+      expect((await store.findEntities(mine, { limit: 10 })).map((e) => e.name)).toEqual(["A", "B"]);
+      expect((await store.findEntities(theirs, { limit: 10 })).map((e) => e.name)).toEqual(["Their A", "Zed"]);
+      const walk = await store.traverse(mine, { start: p("a"), maxDepth: 3, direction: "both" });
+      expect(walk.entities.map((e) => e.name)).toEqual(["A", "B"]);
+      await expectAppError(store.traverse(mine, { start: p("z"), maxDepth: 1, direction: "both" }), "NOT_FOUND");
+      expect(await store.memoriesMentioning(mine, [p("a")])).toEqual([]);
+      expect(await store.unlinkMemories(mine, ["m-theirs"])).toBe(0);
+      expect(await store.deleteUser(mine)).toBe(2);
+      expect((await store.findEntities(theirs, { limit: 10 })).map((e) => e.name)).toEqual(["Their A", "Zed"]);
+      expect(await store.memoriesMentioning(theirs, [p("a")])).toEqual([{ memoryId: "m-theirs", matches: 1 }]);
     });
 
     test("another user's entities are invisible to traverse and find", async () => {

@@ -7,6 +7,7 @@ import { EmbeddedGraph } from "~/graph/embedded-graph";
 import { AppError } from "~/shared/errors";
 import { graphStoreContract } from "./graph-store.contract";
 import { openTestStore } from "../support/store";
+import { owner } from "../support/memory-rows";
 
 const live = process.env.NEO4J_URI;
 const connect = () =>
@@ -44,9 +45,9 @@ describe("neo4j when the server is down", () => {
     });
     // No clock here: a hang fails by the test timeout; how fast the driver gives up is its own settings.
     for (const call of [
-      () => graph.traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 2, direction: "both" }),
-      () => graph.upsertEntities("u1", [{ type: "person", id: "a" }]),
-      () => graph.findEntities("u1", { limit: 10 }),
+      () => graph.traverse(owner("u1"), { start: { type: "person", id: "a" }, maxDepth: 2, direction: "both" }),
+      () => graph.upsertEntities(owner("u1"), [{ type: "person", id: "a" }]),
+      () => graph.findEntities(owner("u1"), { limit: 10 }),
     ]) {
       const err = await call().then(
         () => null,
@@ -61,7 +62,7 @@ describe("neo4j when the server is down", () => {
   test("a bad max_depth is rejected before any query is sent", async () => {
     const graph = new Neo4jGraph({ uri: `bolt://127.0.0.1:${closedPort()}`, user: "neo4j", password: "x" });
     const err = await graph
-      .traverse("u1", { start: { type: "person", id: "a" }, maxDepth: 0, direction: "out" })
+      .traverse(owner("u1"), { start: { type: "person", id: "a" }, maxDepth: 0, direction: "out" })
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "VALIDATION_ERROR", field: "max_depth" });
     await graph.close();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
+import { owner } from "../support/memory-rows";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -141,11 +142,11 @@ describe("the graph follows memories", () => {
     const walk = await t.post("/graph/traverse", { user_id: "u", start: { type: "person", id: "user" }, max_depth: 2 });
     expect(walk.body.entities.map((e: any) => e.name)).toEqual(expect.arrayContaining(["Maria", "Lisbon"]));
     const store = t.services.graph.store;
-    expect((await store.memoriesMentioning("u", [{ type: "place", id: "lisbon" }])).map((m) => m.memoryId)).toEqual([
-      id,
-    ]);
+    expect(
+      (await store.memoriesMentioning(owner("u"), [{ type: "place", id: "lisbon" }])).map((m) => m.memoryId),
+    ).toEqual([id]);
     await t.request("DELETE", `/delete_memory?memory_id=${id}&user_id=u`);
-    expect(await store.memoriesMentioning("u", [{ type: "place", id: "lisbon" }])).toEqual([]);
+    expect(await store.memoriesMentioning(owner("u"), [{ type: "place", id: "lisbon" }])).toEqual([]);
   });
 
   test("a cascade delete removes the user's whole graph", async () => {

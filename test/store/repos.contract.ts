@@ -269,19 +269,19 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
     test("graph walks follow out, in and both directions to the depth bound, each entity once", async () => {
       const node = async (id: string) =>
         e.tx(async (r) => {
-          await r.graph.putEntity("alice", { type: "person", id, name: id, nameKey: id, properties: "{}" }, NOW);
-          return (await r.graph.entity("alice", "person", id))!.node;
+          await r.graph.putEntity(owner("alice"), { type: "person", id, name: id, nameKey: id, properties: "{}" }, NOW);
+          return (await r.graph.entity(owner("alice"), "person", id))!.node;
         });
       const [a, b, c, d] = [await node("a"), await node("b"), await node("c"), await node("d")];
       await e.tx(async (r) => {
-        await r.graph.putRelationship("alice", a, "knows", b, "{}", NOW);
-        await r.graph.putRelationship("alice", b, "knows", c, "{}", NOW);
-        await r.graph.putRelationship("alice", c, "knows", a, "{}", NOW);
-        await r.graph.putRelationship("alice", d, "likes", a, "{}", NOW);
+        await r.graph.putRelationship(owner("alice"), a, "knows", b, "{}", NOW);
+        await r.graph.putRelationship(owner("alice"), b, "knows", c, "{}", NOW);
+        await r.graph.putRelationship(owner("alice"), c, "knows", a, "{}", NOW);
+        await r.graph.putRelationship(owner("alice"), d, "likes", a, "{}", NOW);
       });
       const walk = (direction: "out" | "in" | "both", maxDepth: number, types: string[] | null = null) =>
         e.tx(async (r) =>
-          (await r.graph.walk("alice", { start: a, direction, types, maxDepth, limit: 10 })).map(
+          (await r.graph.walk(owner("alice"), { start: a, direction, types, maxDepth, limit: 10 })).map(
             (w) => `${w.id}@${w.depth}`,
           ),
         );
@@ -289,9 +289,9 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(await walk("in", 1)).toEqual(["a@0", "c@1", "d@1"]);
       expect(await walk("both", 1)).toEqual(["a@0", "b@1", "c@1", "d@1"]);
       expect(await walk("both", 3, ["likes"])).toEqual(["a@0", "d@1"]);
-      const found = await e.tx((r) => r.graph.find("alice", { type: null, q: "b", limit: 5 }));
+      const found = await e.tx((r) => r.graph.find(owner("alice"), { type: null, q: "b", limit: 5 }));
       expect(found.map((f) => f.id)).toEqual(["b"]);
-      expect(await e.tx((r) => r.graph.edgesFrom("alice", [a, b]))).toEqual(
+      expect(await e.tx((r) => r.graph.edgesFrom(owner("alice"), [a, b]))).toEqual(
         expect.arrayContaining([
           { fromNode: a, type: "knows", toNode: b },
           { fromNode: b, type: "knows", toNode: c },

@@ -5,12 +5,12 @@
 
 import type { WalkDirection } from "../repos/graph-repo";
 
-/** $1 start, $2 user, $3 max depth, $4 limit, $5 types (when filtered). */
-const TYPE_FILTER = "AND r.type = ANY($5::text[])";
+/** $1 start, $2 user, $3 max depth, $4 limit, $5 organization, $6 types (when filtered). */
+const TYPE_FILTER = "AND r.type = ANY($6::text[])";
 
 /** The relationships as (node, next) along `direction`. */
 function edges(direction: WalkDirection, filtered: boolean): string {
-  const where = `WHERE r.user_id = $2 ${filtered ? TYPE_FILTER : ""}`;
+  const where = `WHERE r.org_id = $5 AND r.user_id = $2 ${filtered ? TYPE_FILTER : ""}`;
   const out = `SELECT r.from_node AS node, r.to_node AS next FROM graph_relationships r ${where}`;
   const back = `SELECT r.to_node AS node, r.from_node AS next FROM graph_relationships r ${where}`;
   return direction === "out" ? out : direction === "in" ? back : `${out} UNION ALL ${back}`;
@@ -27,7 +27,7 @@ function build(direction: WalkDirection, filtered: boolean): string {
   )
   SELECT e.node AS node, e.type AS type, e.id AS id, e.name AS name, e.properties AS properties, min(w.depth) AS depth
   FROM walk w JOIN graph_entities e ON e.node = w.node
-  WHERE e.user_id = $2
+  WHERE e.org_id = $5 AND e.user_id = $2
   GROUP BY e.node
   ORDER BY depth, e.type, e.id
   LIMIT $4`;
@@ -41,6 +41,6 @@ const WALK_SQL: Record<WalkDirection, [string, string]> = {
 
 export const walkSql = (direction: WalkDirection, filtered: boolean): string => WALK_SQL[direction][filtered ? 1 : 0];
 
-/** Every relationship leaving one of the nodes ($1); those whose far end was not returned are dropped by the caller. */
+/** Every relationship of the owner ($3, $2) leaving one of the nodes ($1); those whose far end was not returned are dropped by the caller. */
 export const edgesSql = `SELECT r.from_node AS "fromNode", r.type AS type, r.to_node AS "toNode"
-  FROM graph_relationships r WHERE r.from_node = ANY($1::bigint[]) AND r.user_id = $2`;
+  FROM graph_relationships r WHERE r.from_node = ANY($1::bigint[]) AND r.org_id = $3 AND r.user_id = $2`;

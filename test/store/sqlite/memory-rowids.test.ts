@@ -139,15 +139,15 @@ describe("memory rowids", () => {
       });
       rows.push({ rowid, id, text });
     }
-    await old.write(async (tx) => {
+    await old.write(async () => {
       updateAsTheReleaseDid(old.db, rows[0]!.rowid, "alice keeps bees and wasps", 2_000);
-      await tx.graph.putEntity(
-        "alice",
-        { type: "person", id: "alice", name: "Alice", nameKey: "alice", properties: "{}" },
-        2_000,
-      );
-      const node = (await tx.graph.entity("alice", "person", "alice"))!.node;
-      await tx.graph.link("alice", "m2", node);
+      // The graph as that release wrote it: keyed by user id alone.
+      const node = old.db
+        .query(
+          "INSERT INTO graph_entities (user_id, type, id, name, name_key, properties, created_at, updated_at) VALUES ('alice', 'person', 'alice', 'Alice', 'alice', '{}', 2000, 2000)",
+        )
+        .run().lastInsertRowid;
+      old.db.query("INSERT INTO graph_mentions (user_id, memory_id, node) VALUES ('alice', 'm2', ?)").run(node);
     });
     // The highest memory goes, and a crash left its vector queued for erasure: neither rowid may come back.
     await old.write((tx) => tx.memories.deleteByRowids([rows[2]!.rowid]));
@@ -183,12 +183,12 @@ describe("memory rowids", () => {
         r.vectors.rank(space, filter, await embed("alice bakes bread"), 1),
       );
       expect(byVector.map((h) => h.rowid)).toEqual([rows[1]!.rowid]);
-      expect(await store.read((r) => r.graph.linkedMemories("alice"))).toEqual(["m2"]);
+      expect(await store.read((r) => r.graph.linkedMemories(owner("alice")))).toEqual(["m2"]);
       // Deleting a memory still cascades to its versions and embedding, and its trigger drops its links.
       await store.write((tx) => tx.memories.deleteByRowids([rows[0]!.rowid, rows[1]!.rowid]));
       expect(db.query("SELECT * FROM memory_versions").all()).toEqual([]);
       expect(await store.read((r) => r.vectors.embeddedCount("test/letters"))).toBe(0);
-      expect(await store.read((r) => r.graph.linkedMemories("alice"))).toEqual([]);
+      expect(await store.read((r) => r.graph.linkedMemories(owner("alice")))).toEqual([]);
       // No rowid a deleted memory or a queued erasure held is handed out again.
       const next = await store.write((tx) => tx.memories.insert(memory("m4", "alice", "new")));
       expect(next).toBeGreaterThan(rows[2]!.rowid + 5);

@@ -125,6 +125,28 @@ describe("migration 19 (organizations)", () => {
     for (const table of ORG_TABLES) expect([table, orgsIn(db, table)]).toEqual([table, ["acme"]]);
   });
 
+  test("keeps every graph node, relationship and mention, and lets another organization's user of the same id have the same entity (migration 24)", async () => {
+    const db = await storeBeforeOrganizations();
+    migrate(db, "acme");
+    expect(db.query("SELECT node, org_id, user_id, type, id FROM graph_entities ORDER BY node").all()).toEqual([
+      { node: 1, org_id: "acme", user_id: "alice", type: "person", id: "alice" },
+      { node: 2, org_id: "acme", user_id: "alice", type: "thing", id: "bees" },
+    ]);
+    expect(db.query("SELECT from_node, type, to_node FROM graph_relationships").all()).toEqual([
+      { from_node: 1, type: "keeps", to_node: 2 },
+    ]);
+    expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
+    db.run(
+      "INSERT INTO graph_entities (org_id, user_id, type, id, name, name_key, created_at, updated_at) VALUES ('globex', 'alice', 'person', 'alice', 'Alice', 'alice', 0, 0)",
+    );
+    // A memory's deletion drops its own mentions only (the trigger names the organization too).
+    db.run("INSERT INTO graph_mentions (org_id, user_id, memory_id, node) VALUES ('globex', 'alice', 'm1', 3)");
+    db.run("DELETE FROM memories WHERE id = 'm1'");
+    expect(db.query("SELECT org_id, memory_id, node FROM graph_mentions").all()).toEqual([
+      { org_id: "globex", memory_id: "m1", node: 3 },
+    ]);
+  });
+
   test("takes an organization id with quotes as data, not as SQL", async () => {
     const db = await storeBeforeOrganizations();
     migrate(db, "O'Brien'); DROP TABLE memories; --");

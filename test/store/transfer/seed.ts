@@ -109,19 +109,19 @@ export async function seed(store: Store): Promise<void> {
       retainUntil: NOW + 9,
     });
     await r.graph.putEntity(
-      "alice",
+      owner("alice"),
       { type: "person", id: "alice", name: "Alice", nameKey: "alice", properties: "{}" },
       NOW,
     );
     await r.graph.putEntity(
-      "alice",
+      owner("alice"),
       { type: "pet", id: "miso", name: "Miso", nameKey: "miso", properties: '{"kind":"cat"}' },
       NOW,
     );
-    const a = (await r.graph.entity("alice", "person", "alice"))!;
-    const b = (await r.graph.entity("alice", "pet", "miso"))!;
-    await r.graph.putRelationship("alice", a.node, "OWNS", b.node, '{"since":2020}', NOW);
-    await r.graph.link("alice", "m0", b.node);
+    const a = (await r.graph.entity(owner("alice"), "person", "alice"))!;
+    const b = (await r.graph.entity(owner("alice"), "pet", "miso"))!;
+    await r.graph.putRelationship(owner("alice"), a.node, "OWNS", b.node, '{"since":2020}', NOW);
+    await r.graph.link(owner("alice"), "m0", b.node);
     await r.governance.replacePolicy("organization", "org1", "p1", '{"retention":{}}', NOW);
     await r.governance.replacePolicy("organization", "org1", "p2", '{"retention":{"x":1}}', NOW + 1);
     await r.governance.logEnforcement("e1", {

@@ -14,6 +14,7 @@ import m0011 from "./0011_layer_keys.sql" with { type: "text" };
 import m0012 from "./0012_row_security_org.sql" with { type: "text" };
 import m0013 from "./0013_owner_counters.sql" with { type: "text" };
 import m0014 from "./0014_shared_spaces.sql" with { type: "text" };
+import m0015 from "./0015_graph_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -36,4 +37,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 12, name: "row security by organization", sql: m0012 },
   { version: 13, name: "owner counters", sql: m0013 },
   { version: 14, name: "shared spaces", sql: m0014 },
+  { version: 15, name: "graph keys", sql: m0015 },
 ];

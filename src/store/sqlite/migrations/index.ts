@@ -24,6 +24,7 @@ import m0020 from "./0020_organization_keys.sql" with { type: "text" };
 import m0021 from "./0021_fact_keys.sql" with { type: "text" };
 import m0022 from "./0022_layer_keys.sql" with { type: "text" };
 import m0023 from "./0023_shared_spaces.sql" with { type: "text" };
+import m0024 from "./0024_graph_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -67,4 +68,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: "fact keys", sql: m0021 },
   { version: 22, name: "layer keys", sql: m0022 },
   { version: 23, name: "shared spaces", sql: m0023 },
+  { version: 24, name: "graph keys", sql: m0024, foreignKeysOff: true },
 ];
