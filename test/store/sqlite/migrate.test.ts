@@ -5,6 +5,9 @@ import { MIGRATIONS } from "~/store/sqlite/migrations";
 import { normaliseText, textKey } from "~/shared/text-key";
 import { toFtsQueries } from "~/store/sqlite/fts-query";
 import { ownerPrefix } from "~/store/sqlite/fts-tokens";
+import { SqliteStore } from "~/store/sqlite/sqlite-store";
+import { withHomeOrg } from "~/store/home-org";
+import { silentLogger } from "~/shared/logger";
 import { HOME_ORG } from "../../support/store";
 
 /** A store as the release before migration `version` left it: every migration before it, applied in order. */
@@ -14,7 +17,7 @@ async function storeBefore(version: number) {
     "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
   );
   for (const m of MIGRATIONS.filter((m) => m.version < version)) {
-    db.run(m.sql);
+    db.run(withHomeOrg(m.sql, HOME_ORG));
     m.run?.(db);
     db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
   }
@@ -151,5 +154,31 @@ describe("migration 19 (organizations)", () => {
     const db = await storeBeforeOrganizations();
     migrate(db, "O'Brien'); DROP TABLE memories; --");
     expect(orgsIn(db, "memories")).toEqual(["O'Brien'); DROP TABLE memories; --"]);
+  });
+});
+
+describe("migration 25 (list count index)", () => {
+  test("a store made before it counts a user's visible, current memories from the index alone, and as before", async () => {
+    const db = await storeBefore(MIGRATIONS.find((m) => m.name === "list count index")!.version);
+    const insert = db.query(
+      `INSERT INTO memories (id, org_id, user_id, agent_id, memory, created_at, updated_at, expires_at, superseded_by)
+       VALUES (?, ?, ?, 'a', 'text', 0, 0, ?, ?)`,
+    );
+    insert.run("m1", HOME_ORG, "alice", null, null);
+    insert.run("m2", HOME_ORG, "alice", null, "m1");
+    insert.run("m3", HOME_ORG, "alice", 5, null);
+    insert.run("m4", HOME_ORG, "alice", 500, null);
+    insert.run("m5", HOME_ORG, "bob", null, null);
+    expect(migrate(db, HOME_ORG)).toBe(1);
+    const store = new SqliteStore(db, silentLogger());
+    const statements: string[] = [];
+    const query = db.query.bind(db);
+    db.query = ((sql: string) => (statements.push(sql), query(sql))) as typeof db.query;
+    const count = await store.read((r) => r.memories.count({ org: HOME_ORG, userId: "alice" }, 10));
+    expect(count).toEqual({ n: 2, nextExpiry: 500 });
+    const counts = statements.filter((s) => /count\(\*\)/.test(s));
+    expect(counts).toHaveLength(1);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${counts[0]}`).all() as { detail: string }[]).map((p) => p.detail);
+    expect(plan).toEqual(["SEARCH memories USING COVERING INDEX memories_user_agent_expiry (org_id=? AND user_id=?)"]);
   });
 });

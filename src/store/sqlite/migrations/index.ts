@@ -25,6 +25,7 @@ import m0021 from "./0021_fact_keys.sql" with { type: "text" };
 import m0022 from "./0022_layer_keys.sql" with { type: "text" };
 import m0023 from "./0023_shared_spaces.sql" with { type: "text" };
 import m0024 from "./0024_graph_keys.sql" with { type: "text" };
+import m0025 from "./0025_list_count_index.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -69,4 +70,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: "layer keys", sql: m0022 },
   { version: 23, name: "shared spaces", sql: m0023 },
   { version: 24, name: "graph keys", sql: m0024, foreignKeysOff: true },
+  { version: 25, name: "list count index", sql: m0025 },
 ];
