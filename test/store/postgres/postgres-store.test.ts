@@ -80,6 +80,19 @@ describe.skipIf(!!postgresSkip)(`PostgreSQL store${postgresSkip ? ` (skipped: ${
     });
   });
 
+  test("an organization's transaction sees no shared space or member of another, even asking for it by its organization", async () => {
+    const space = { org_id: "acme", id: "platform", name: "Platform", created_at: NOW, created_by: null };
+    await a.write((r) => r.spaces.insert(space, [{ user_id: "dana", role: "writer" }]), { org: "acme" });
+    expect(await a.read((r) => r.spaces.get("acme", "platform"), { org: "acme" })).toEqual(space);
+    expect(await a.read((r) => r.spaces.get("acme", "platform"), { org: HOME_ORG })).toBeNull();
+    expect(await a.read((r) => r.spaces.roleOf("acme", "platform", "dana"), { org: HOME_ORG })).toEqual({
+      exists: false,
+      role: null,
+    });
+    const err = await a.write((r) => r.spaces.insert({ ...space, id: "other" }, []), { org: HOME_ORG }).catch((e) => e);
+    expect((err as Error).message).toContain("row-level security");
+  });
+
   test("a user's transaction cannot write another user's row", async () => {
     const err = await a.write((r) => r.memories.insert(memory("w3", "bob")), { user: "alice" }).catch((e) => e);
     expect((err as Error).message).toContain("row-level security");
