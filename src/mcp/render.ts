@@ -8,13 +8,17 @@ import type {
   ListResponse,
   MemoryRef,
   MemoryResponse,
+  PromoteResponse,
   SearchResponse,
   SupersedeResponse,
 } from "~/memory/memory.schema";
+import type { SpaceListResponse } from "~/spaces/spaces.schema";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** ", superseded by X" on an older value a model must not take for the current one. */
 const replaced = (r: { superseded_by?: string }) => (r.superseded_by ? `, superseded by ${r.superseded_by}` : "");
+/** ", space X" on a shared space's memory (a search or listing across spaces). */
+const inSpace = (r: { space_id?: string | null }) => (r.space_id ? `, space ${r.space_id}` : "");
 /** Keeps a multi-line memory inside its numbered item. */
 const indent = (text: string) => text.replace(/\n/g, "\n   ");
 
@@ -36,7 +40,7 @@ This is the current memory; ${how} ${(out.supersedes ?? []).join(", ")}.`;
 export function renderSearch(out: SearchResponse): string {
   if (!out.results.length) return "No matching memories.";
   const lines = out.results.map(
-    (r, i) => `${i + 1}. ${indent(r.memory)} (score ${r.score.toFixed(3)}, id ${r.id}${replaced(r)})`,
+    (r, i) => `${i + 1}. ${indent(r.memory)} (score ${r.score.toFixed(3)}, id ${r.id}${inSpace(r)}${replaced(r)})`,
   );
   return [`Found ${plural(out.results.length, "memory", "memories")}, best first:`, ...lines].join("\n");
 }
@@ -44,14 +48,16 @@ export function renderSearch(out: SearchResponse): string {
 export function renderList(out: ListResponse): string {
   if (!out.results.length)
     return out.total ? `No more memories (${out.total} in total).` : "No memories stored for this user.";
-  const lines = out.results.map((r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at}${replaced(r)})`);
+  const lines = out.results.map(
+    (r, i) => `${i + 1}. ${indent(r.memory)} (id ${r.id}, ${r.created_at}${inSpace(r)}${replaced(r)})`,
+  );
   const head = `Showing ${out.results.length} of ${plural(out.total, "memory", "memories")}, newest first:`;
   const more = out.next_cursor ? [`More: call list_memories again with cursor "${out.next_cursor}".`] : [];
   return [head, ...lines, ...more].join("\n");
 }
 
 export function renderMemory(out: MemoryResponse): string {
-  const head = `Memory ${out.id} (version ${out.version}, agent ${out.agent_id}${out.session_id ? `, session ${out.session_id}` : ""}, updated ${out.updated_at}):`;
+  const head = `Memory ${out.id} (version ${out.version}, agent ${out.agent_id}${out.session_id ? `, session ${out.session_id}` : ""}${inSpace(out)}, updated ${out.updated_at}):`;
   const meta = Object.keys(out.metadata).length ? [`metadata: ${JSON.stringify(out.metadata)}`] : [];
   return [head, out.memory, ...meta].join("\n");
 }
@@ -80,4 +86,17 @@ export function renderEntities(out: Static<typeof FindEntitiesResponse>): string
   const lines = out.results.map((e, i) => `${i + 1}. ${e.name} (type ${e.type}, id ${e.id})`);
   const head = `Found ${plural(out.results.length, "entity", "entities")}; start graph_traverse at {type, id}:`;
   return [head, ...lines].join("\n");
+}
+
+export function renderPromoted(out: PromoteResponse): string {
+  const how = out.deduplicated ? "the space already held it as" : "copied as";
+  return `Shared memory ${out.promoted_from} with space '${out.space_id}': ${how} ${out.id}.`;
+}
+
+export function renderSpaces(out: SpaceListResponse): string {
+  if (!out.spaces.length) return "This user belongs to no shared space.";
+  const lines = out.spaces.map((s, i) => `${i + 1}. ${s.space_id} (${s.name}): ${plural(s.members.length, "member")}`);
+  return ["Shared spaces (pass space_id to add_memories, or include_shared: true to search_memory):", ...lines].join(
+    "\n",
+  );
 }

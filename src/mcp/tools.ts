@@ -36,7 +36,10 @@ import {
   renderMemory,
   renderSearch,
   renderSuperseded,
+  renderPromoted,
+  renderSpaces,
 } from "./render";
+import { ListSpacesInput, SpaceListResponse } from "~/spaces/spaces.schema";
 
 export interface ToolDef<I extends TObject = TObject, O extends TObject = TObject> {
   name: string;
@@ -196,7 +199,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: "Promote memory",
     description:
       "Share one of the user's memories with a team: copy it by id into a shared space the user writes to " +
-      "(space_id, as list_spaces-aware clients or the team's admin gave it). The copy keeps where it came from in " +
+      "(space_id, from list_spaces). The copy keeps where it came from in " +
       "metadata.provenance {user_id, agent_id, memory_id}; the user's own memory stays as it is. Members of the " +
       "space then find it with search_memory include_shared: true. A space the user only reads, or does not belong " +
       "to, is FORBIDDEN.",
@@ -205,7 +208,22 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: { ...ADDITIVE, title: "Promote memory" },
     access: ACCESS.userWrite,
     run: (s, scope, { memory_id, space_id }) => s.shared.promote(scope, memory_id, { space_id }),
-    render: (out) => `Copied into space '${out.space_id}' as ${out.id}${out.deduplicated ? " (already there)" : ""}.`,
+    render: renderPromoted,
+  }),
+  tool({
+    name: "list_spaces",
+    title: "List shared spaces",
+    description:
+      "List the shared spaces of the user's team that the user belongs to, with their members and roles (writers " +
+      "may add_memories with space_id and promote_memory into a space; readers only read it). Use a space's " +
+      "space_id to write into it, or search_memory / list_memories with include_shared: true to read every " +
+      "space at once.",
+    input: ListSpacesInput,
+    output: SpaceListResponse,
+    annotations: { ...READ, title: "List shared spaces" },
+    access: ACCESS.userRead,
+    run: (s, scope) => s.spaces.list({ org: scope.org, viewer: scope.userId }),
+    render: renderSpaces,
   }),
   tool({
     name: "delete_memory",

@@ -100,6 +100,21 @@ export const DeleteSpaceResponse = Type.Object(
 );
 export type DeleteSpaceResponse = Static<typeof DeleteSpaceResponse>;
 
+/** The list_spaces tool's input: whose spaces (over HTTP, GET /spaces takes the user from the key). */
+export const ListSpacesInput = Type.Object(
+  {
+    user_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description: "Whose spaces to list (default: the connection's user)",
+      }),
+    ),
+  },
+  STRICT,
+);
+export type ListSpacesInput = Static<typeof ListSpacesInput>;
+
 /** The body of POST /memories/:id/promote. */
 export const PromoteBody = Type.Object(
   {

@@ -21,6 +21,7 @@ export const TOOL_NAMES = [
   "update_memory",
   "supersede_memory",
   "promote_memory",
+  "list_spaces",
   "delete_memory",
   "graph_search",
   "graph_traverse",

@@ -15,6 +15,7 @@ import {
 } from "~/memory/memory.schema";
 import { createLogger } from "~/shared/logger";
 import { FindEntitiesQuery, TraverseBody } from "~/graph/graph.schema";
+import { ListSpacesInput } from "~/spaces/spaces.schema";
 import { bodyOf, errorOf, inMemoryMcp, textOf, TOOL_NAMES, type InMemoryMcp } from "./support";
 
 let m: InMemoryMcp;
@@ -29,6 +30,7 @@ const HTTP_SCHEMAS = {
   update_memory: UpdateMemoryInput,
   supersede_memory: SupersedeMemoryInput,
   promote_memory: PromoteMemoryInput,
+  list_spaces: ListSpacesInput,
   delete_memory: MemoryRef,
   graph_search: FindEntitiesQuery,
   graph_traverse: TraverseBody,
@@ -39,7 +41,7 @@ const addOne = async (memory: string, user_id = "alice") =>
   bodyOf(await call("add_memories", { user_id, memory })).memory_ids as string[];
 
 describe("tools/list", () => {
-  test("lists the eleven tools by their endpoint names", async () => {
+  test("lists the twelve tools by their endpoint names", async () => {
     m = await inMemoryMcp();
     const { tools } = await m.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
@@ -85,6 +87,7 @@ describe("tools/list", () => {
       update_memory: additive,
       supersede_memory: additive,
       promote_memory: additive,
+      list_spaces: read,
       delete_memory: destructive,
       graph_search: read,
       graph_traverse: read,

@@ -51,6 +51,26 @@ afterAll(async () => {
 const call = (c: Client, name: string, args: Record<string, unknown>) => c.callTool({ name, arguments: args });
 
 describe("shared spaces over MCP", () => {
+  test("list_spaces lists the spaces the key's user belongs to, and a user of none gets an empty list", async () => {
+    const listed = await call(bo, "list_spaces", {});
+    expect(bodyOf(listed)).toEqual({
+      success: true,
+      spaces: [
+        {
+          space_id: "platform",
+          name: "Platform",
+          created_at: expect.any(String),
+          members: [
+            { user_id: "ana", role: "writer" },
+            { user_id: "bo", role: "reader" },
+          ],
+        },
+      ],
+    });
+    expect((listed.content as { text: string }[])[0]!.text).toContain("1. platform (Platform): 2 members");
+    expect(bodyOf(await call(cy, "list_spaces", {}))).toEqual({ success: true, spaces: [] });
+  });
+
   test("a writer's add_memories with space_id is found by a reader's search_memory with include_shared", async () => {
     const added = bodyOf(await call(ana, "add_memories", { space_id: "platform", memory: "Grafana lives at :3000" }));
     expect(added).toEqual({ success: true, memory_ids: [expect.any(String)], space_id: "platform" });
