@@ -32,8 +32,14 @@ export interface MemoryPurger {
   purgeMemories(tx: Repos, rows: { rowid: number; id: string; org: string; userId: string }[]): Promise<void>;
 }
 
+/** A memory space of one organization: the same space id in two organizations is two spaces (SPEC §8). */
+export interface SpaceUnit {
+  org: string;
+  space: string;
+}
+
 export interface Units {
-  spaces: string[];
+  spaces: SpaceUnit[];
   orgs: string[];
 }
 
@@ -107,17 +113,32 @@ export class Enforcer {
     return simulationImpact(run.tallies);
   }
 
-  /** An org: all its spaces plus its immutable/mutable records; a space: that space; none: everything. */
+  /**
+   * An org: all its spaces plus its immutable/mutable records; a space: that space of its organization (the
+   * scope's, else the one it is registered to); none: everything, each space once per organization holding it.
+   */
   async unitsOf(scope?: PolicyScope): Promise<Units> {
-    const all = await this.store.read((r) => r.governance.spaces());
-    if (scope?.memorySpaceId !== undefined) return { spaces: [scope.memorySpaceId], orgs: [] };
-    const orgOf = (s: { org: string | null }) => s.org ?? this.policies.defaultOrg;
+    if (scope?.memorySpaceId !== undefined) {
+      const space = scope.memorySpaceId;
+      return { spaces: [{ org: scope.organizationId ?? (await this.policies.orgOf(space)), space }], orgs: [] };
+    }
+    const all = (await this.store.read((r) => r.governance.spaces())).map((s) => ({ org: s.org, space: s.id }));
     if (scope?.organizationId !== undefined) {
       const org = scope.organizationId;
-      return { spaces: all.filter((s) => orgOf(s) === org).map((s) => s.id), orgs: [org] };
+      return { spaces: all.filter((s) => s.org === org), orgs: [org] };
     }
     const organizations = await this.store.read((r) => r.inventory.organizations());
-    return { spaces: all.map((s) => s.id), orgs: [...new Set([this.policies.defaultOrg, ...organizations])] };
+    return { spaces: all, orgs: [...new Set([this.policies.defaultOrg, ...organizations])] };
+  }
+
+  /**
+   * A space's policy in its organization. A space policy is set for the space id of the organization it is
+   * registered to (unregistered: the default one); the same id in another organization follows that
+   * organization's policy alone, so one organization's space policy never reaches another's data.
+   */
+  private async spacePolicy(u: SpaceUnit): Promise<PolicyRules> {
+    const own = (await this.policies.orgOf(u.space)) === u.org;
+    return (own ? await this.policies.forSpace(u.space, { orgId: u.org }) : await this.policies.forOrg(u.org)).policy;
   }
 
   /**
@@ -141,12 +162,12 @@ export class Enforcer {
       now: o.now,
       rules: o.rules,
     });
-    const spaces: { space: string; ctx: PlanContext }[] = [];
-    for (const space of o.units.spaces) spaces.push({ space, ctx: ctx((await this.policies.forSpace(space)).policy) });
+    const spaces: { unit: SpaceUnit; ctx: PlanContext }[] = [];
+    for (const unit of o.units.spaces) spaces.push({ unit, ctx: ctx(await this.spacePolicy(unit)) });
     if (o.layers.includes("vector"))
-      for (const s of spaces) result.orphansPurged += await this.vector(s.space, s.ctx, o.apply, add);
+      for (const s of spaces) result.orphansPurged += await this.vector(s.unit, s.ctx, o.apply, add);
     if (o.layers.includes("conversations"))
-      for (const s of spaces) await this.conversations(s.space, s.ctx, o.apply, add);
+      for (const s of spaces) await this.conversations(s.unit, s.ctx, o.apply, add);
     for (const org of o.units.orgs) {
       const c = ctx((await this.policies.forOrg(org)).policy);
       if (o.layers.includes("immutable")) await this.immutable(org, c, o.apply, add);
@@ -155,9 +176,9 @@ export class Enforcer {
     return result;
   }
 
-  private async conversations(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
+  private async conversations(u: SpaceUnit, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = ""; ; ) {
-      const batch = await this.store.read((r) => r.retention.conversations(space, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.conversations(u.org, u.space, after, BATCH));
       if (!batch.length) return;
       const plan = planConversationBatch(ctx, batch);
       if (apply)
@@ -173,13 +194,13 @@ export class Enforcer {
     }
   }
 
-  private async vector(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<number> {
+  private async vector(u: SpaceUnit, ctx: PlanContext, apply: boolean, add: Adder): Promise<number> {
     const retention = !ctx.rules || ctx.rules.includes("retention");
     // Expired temporaries are retention's to remove (below); planning them here too would count them twice.
     const planned = (m: MemoryInfo) => !retention || m.expiresAt === null || m.expiresAt > ctx.now;
     let orphans = 0;
     for (let after = 0; ; ) {
-      const batch = await this.store.read((r) => r.retention.memories(space, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.memories(u.org, u.space, after, BATCH));
       if (!batch.length) break;
       const plan = planVectorBatch(ctx, batch.filter(planned));
       const byId = new Map(batch.map((m) => [m.id, m]));
@@ -197,14 +218,14 @@ export class Enforcer {
       add("vector", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.rowid;
     }
-    if (retention) await this.expiredTemporaries(space, ctx, apply, add);
+    if (retention) await this.expiredTemporaries(u, ctx, apply, add);
     return orphans;
   }
 
   /** Temporary memories past expiresAt are invisible already; retention removes them for good (minimum retention permitting). */
-  private async expiredTemporaries(space: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
+  private async expiredTemporaries(u: SpaceUnit, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = 0; ; ) {
-      const batch = await this.store.read((r) => r.retention.expiredMemories(space, ctx.now, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.expiredMemories(u.org, u.space, ctx.now, after, BATCH));
       if (!batch.length) return;
       const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now, m.retainUntil));
       if (apply) await this.store.write((tx) => this.purger.purgeMemories(tx, purge));

@@ -29,15 +29,18 @@ export class Reports {
       now,
       apply: false,
     });
-    const log = await this.logFor(units.spaces, org, start, end);
+    const spaceIds = units.spaces.map((s) => s.space);
+    // The organization whose data the report counts: the scope's, or that of the space it names.
+    const owner = org ?? units.spaces[0]?.org ?? this.policies.defaultOrg;
+    const log = await this.logFor(spaceIds, org, start, end);
     const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
     const unfulfilled = (await this.store.read((r) => r.governance.oldestUnfulfilledRequest())) ?? undefined;
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
     const inv = await this.store.read(async (r) => ({
       imm: org ? await r.inventory.immutable(org) : { entities: 0, versions: 0 },
-      oldest: await r.inventory.oldest(units.spaces, org),
-      conversations: await r.inventory.conversations(units.spaces),
-      memories: await r.inventory.memories(units.spaces),
+      oldest: await r.inventory.oldest(owner, spaceIds, org !== null),
+      conversations: await r.inventory.conversations(owner, spaceIds),
+      memories: await r.inventory.memories(owner, spaceIds),
       keys: org ? await r.inventory.mutable(org) : 0,
     }));
     const imm = inv.imm;

@@ -14,6 +14,7 @@ import {
   versionNumbers,
 } from "./app-support";
 import { rowsOf } from "../support/store";
+import { userScopeOf } from "~/shared/principal";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -227,12 +228,34 @@ describe("filtering by layers, rules and scope", () => {
     expect([await versionNumbers(t, mine), await versionNumbers(t, other)]).toEqual([[3], [3, 2, 1]]);
   });
 
-  test("an organization scope covers only the spaces registered under it", async () => {
-    const mine = await addMemory(t, "a", { importance: 10 }, { agent_id: "acme-bot" });
+  test("a space scope covers the space of its own organization: another organization's memories under the same space id stay", async () => {
+    const acme = userScopeOf("acme", "u");
+    const add = await t.services.memory.add(acme, { memory: "a", metadata: { importance: 10 }, agent_id: "cursor" });
+    const theirs = add.memory_ids![0]!;
+    for (let i = 2; i <= 3; i++) {
+      t.clock.advance(3_600_000);
+      await t.services.memory.update(acme, { memory_id: theirs, memory: `version ${i}` });
+    }
+    const mine = await addMemory(t, "b", { importance: 10 }, { agent_id: "cursor" });
+    await updateTimes(t, mine, 2);
+    expect((await enforce(t, { scope: { memorySpaceId: "cursor" } })).versionsDeleted).toBe(2);
+    const versions = (await t.services.memory.versions(acme, { memory_id: theirs })).versions.map((v) => v.version);
+    expect([await versionNumbers(t, mine), versions]).toEqual([[3], [3, 2, 1]]);
+  });
+
+  test("an organization scope covers only that organization's memories, also in a space id another organization uses", async () => {
+    // acme's user u (through the services: over HTTP the server serves its own organization's keys only).
+    const acme = userScopeOf("acme", "u");
+    const add = await t.services.memory.add(acme, { memory: "a", metadata: { importance: 10 }, agent_id: "cursor" });
+    const mine = add.memory_ids![0]!;
+    for (let i = 2; i <= 3; i++) {
+      t.clock.advance(3_600_000);
+      await t.services.memory.update(acme, { memory_id: mine, memory: `version ${i}` });
+    }
     const other = await addMemory(t, "b", { importance: 10 }, { agent_id: "cursor" });
-    for (const id of [mine, other]) await updateTimes(t, id, 2);
-    expect((await t.request("PUT", "/governance/overrides/acme-bot", { organizationId: "acme" })).status).toBe(200);
+    await updateTimes(t, other, 2);
     expect((await enforce(t, { scope: { organizationId: "acme" } })).versionsDeleted).toBe(2);
-    expect([await versionNumbers(t, mine), await versionNumbers(t, other)]).toEqual([[3], [3, 2, 1]]);
+    const versions = (await t.services.memory.versions(acme, { memory_id: mine })).versions.map((v) => v.version);
+    expect([versions, await versionNumbers(t, other)]).toEqual([[3], [3, 2, 1]]);
   });
 });

@@ -299,14 +299,19 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       );
     });
 
-    test("retention batches page by row id with sizes and versions", async () => {
-      const batch = await e.tx((r) => r.retention.memories("a1", 0, 2));
+    test("retention batches page by row id with sizes and versions, inside one organization", async () => {
+      const batch = await e.tx((r) => r.retention.memories("default", "a1", 0, 2));
       expect(batch.map((m) => m.id)).toEqual(["m1", "m2"]);
       expect(batch[1]!.versions.map((v) => v.version)).toEqual([2, 1]);
       expect(batch[0]!.versions[0]!.bytes).toBe(Buffer.byteLength("Alice adopted a cat named Miso") + 30 + 64);
-      const expired = await e.tx((r) => r.retention.expiredMemories("a1", NOW, 0, 10));
+      const expired = await e.tx((r) => r.retention.expiredMemories("default", "a1", NOW, 0, 10));
       expect(expired.map((m) => m.id)).toEqual(["m4"]);
-      expect(await e.tx((r) => r.inventory.memories(["a1", "a2"]))).toBe(6);
+      expect(await e.tx((r) => r.inventory.memories("default", ["a1", "a2"]))).toBe(6);
+      // The same space id in another organization is another space: none of these rows are its.
+      expect(await e.tx((r) => r.retention.memories("acme", "a1", 0, 10))).toEqual([]);
+      expect(await e.tx((r) => r.retention.expiredMemories("acme", "a1", NOW, 0, 10))).toEqual([]);
+      expect(await e.tx((r) => r.inventory.memories("acme", ["a1", "a2"]))).toBe(0);
+      expect(await e.tx((r) => r.retention.conversations("acme", "a1", "", 10))).toEqual([]);
     });
 
     test("get and countForUser narrow to one agent when given (a key bound to an agent)", async () => {

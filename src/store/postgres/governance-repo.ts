@@ -75,11 +75,11 @@ export class PgGovernanceRepo implements GovernanceRepo {
     return r?.organization_id ?? null;
   }
 
-  spaces(): Promise<{ id: string; org: string | null }[]> {
+  spaces(): Promise<{ id: string; org: string }[]> {
     return this.pg.all(
-      `SELECT s.id, r.organization_id AS org FROM (
-         SELECT agent_id AS id FROM memories UNION SELECT memory_space_id FROM conversations UNION SELECT id FROM memory_spaces
-       ) s LEFT JOIN memory_spaces r ON r.id = s.id ORDER BY s.id`,
+      `SELECT org_id AS org, agent_id AS id FROM memories
+       UNION SELECT org_id, memory_space_id FROM conversations
+       UNION SELECT organization_id, id FROM memory_spaces ORDER BY id, org`,
     );
   }
 

@@ -28,17 +28,17 @@ type MemoryBatchRow = Omit<MemoryInfo, "versions"> & {
 export class PgRetentionRepo implements RetentionRepo {
   constructor(private readonly pg: Pg) {}
 
-  conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
+  conversations(org: string, spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
     return this.pg.all(
       `SELECT id, created_at AS "createdAt", last_message_at AS "lastMessageAt", archived_at AS "archivedAt",
          bytes + ${ROW_OVERHEAD} AS bytes, retain_until AS "retainUntil"
-       FROM conversations WHERE memory_space_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-      [spaceId, afterId, limit],
+       FROM conversations WHERE org_id = $4 AND memory_space_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      [spaceId, afterId, limit, org],
     );
   }
 
   /** immutableRef is "type/id", split at the first "/" (types cannot contain one). */
-  async memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
+  async memories(org: string, spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
     const rows = await this.pg.all<MemoryBatchRow>(
       `SELECT m.rowid, m.id, m.org_id AS org, m.user_id AS "userId", m.importance, m.source_type AS "sourceType", m.created_at AS "createdAt",
          m.conversation_ref AS "conversationRef", m.immutable_ref AS "immutableRef", m.expires_at AS "expiresAt", m.version,
@@ -48,8 +48,9 @@ export class PgRetentionRepo implements RetentionRepo {
          (m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
            WHERE r.type = split_part(m.immutable_ref, '/', 1) AND r.type || '/' || r.id = m.immutable_ref))
            AS "immutableRefExists"
-       FROM memories m WHERE m.agent_id = $1 AND m.rowid > $2 AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT $3`,
-      [spaceId, afterRowid, limit],
+       FROM memories m WHERE m.org_id = $4 AND m.agent_id = $1 AND m.rowid > $2 AND m.superseded_by IS NULL
+       ORDER BY m.rowid LIMIT $3`,
+      [spaceId, afterRowid, limit, org],
     );
     const old = await this.versionsOf(
       `SELECT memory_id AS owner, version, created_at AS "createdAt", ${SIZE("memory", "metadata")} AS bytes,
@@ -88,14 +89,20 @@ export class PgRetentionRepo implements RetentionRepo {
     return chainVersions(chain, previous);
   }
 
-  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
+  expiredMemories(
+    org: string,
+    spaceId: string,
+    now: number,
+    afterRowid: number,
+    limit: number,
+  ): Promise<ExpiredMemory[]> {
     return this.pg.all(
       `SELECT rowid, id, org_id AS org, user_id AS "userId", updated_at AS "updatedAt", expires_at AS "expiresAt", retain_until AS "retainUntil",
          ${SIZE("memory", "metadata")} + coalesce((SELECT sum(${SIZE("v.memory", "v.metadata")})
            FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
-       FROM memories m WHERE agent_id = $1 AND expires_at IS NOT NULL AND expires_at <= $2 AND rowid > $3
+       FROM memories m WHERE org_id = $5 AND agent_id = $1 AND expires_at IS NOT NULL AND expires_at <= $2 AND rowid > $3
        ORDER BY rowid LIMIT $4`,
-      [spaceId, now, afterRowid, limit],
+      [spaceId, now, afterRowid, limit, org],
     );
   }
 
@@ -143,12 +150,18 @@ export class PgInventoryRepo implements InventoryRepo {
     return (await this.pg.one<{ n: number }>(sql, params))!.n;
   }
 
-  conversations(spaceIds: string[]): Promise<number> {
-    return this.n("SELECT count(*) AS n FROM conversations WHERE memory_space_id = ANY($1::text[])", [spaceIds]);
+  conversations(org: string, spaceIds: string[]): Promise<number> {
+    return this.n("SELECT count(*) AS n FROM conversations WHERE org_id = $2 AND memory_space_id = ANY($1::text[])", [
+      spaceIds,
+      org,
+    ]);
   }
 
-  memories(spaceIds: string[]): Promise<number> {
-    return this.n("SELECT count(*) AS n FROM memories WHERE agent_id = ANY($1::text[])", [spaceIds]);
+  memories(org: string, spaceIds: string[]): Promise<number> {
+    return this.n("SELECT count(*) AS n FROM memories WHERE org_id = $2 AND agent_id = ANY($1::text[])", [
+      spaceIds,
+      org,
+    ]);
   }
 
   async immutable(orgId: string): Promise<{ entities: number; versions: number }> {
@@ -164,14 +177,14 @@ export class PgInventoryRepo implements InventoryRepo {
     return this.n("SELECT count(*) AS n FROM mutable_entries WHERE organization_id = $1", [orgId]);
   }
 
-  async oldest(spaceIds: string[], orgId: string | null): Promise<number | null> {
+  async oldest(org: string, spaceIds: string[], orgRecords: boolean): Promise<number | null> {
     const r = await this.pg.one<{ t: number | null }>(
       `SELECT min(t) AS t FROM (
-         SELECT min(created_at) AS t FROM conversations WHERE memory_space_id = ANY($1::text[])
-         UNION ALL SELECT min(created_at) FROM memories WHERE agent_id = ANY($1::text[])
+         SELECT min(created_at) AS t FROM conversations WHERE org_id = $3 AND memory_space_id = ANY($1::text[])
+         UNION ALL SELECT min(created_at) FROM memories WHERE org_id = $3 AND agent_id = ANY($1::text[])
          UNION ALL SELECT min(created_at) FROM immutable_records WHERE organization_id = $2
          UNION ALL SELECT min(created_at) FROM mutable_entries WHERE organization_id = $2) x`,
-      [spaceIds, orgId],
+      [spaceIds, orgRecords ? org : null, org],
     );
     return r?.t ?? null;
   }

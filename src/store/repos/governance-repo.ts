@@ -75,8 +75,11 @@ export interface GovernanceRepo {
   deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean>;
   registerSpace(spaceId: string, orgId: string, now: number): Promise<void>;
   spaceOrg(spaceId: string): Promise<string | null>;
-  /** Every memory space that holds data or is registered, with its registered organization (if any). */
-  spaces(): Promise<{ id: string; org: string | null }[]>;
+  /**
+   * Every memory space that holds data or is registered, once per organization holding it: a space id (an
+   * agent id) names a space only inside its organization (SPEC §8).
+   */
+  spaces(): Promise<{ id: string; org: string }[]>;
   logEnforcement(id: string, row: EnforcementLogRow): Promise<void>;
   /** How many runs of `key` are logged, and the latest of them (by enforced_at). */
   enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }>;

@@ -82,25 +82,31 @@ export interface MutableInfo {
 }
 
 export interface RetentionRepo {
-  conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]>;
+  conversations(org: string, spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]>;
   /**
    * A space's current memories in rowid order, with their previous versions (and those of the memories they
    * superseded, which count as older versions of the same fact) and whether their references exist.
    */
-  memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]>;
+  memories(org: string, spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]>;
   /** Temporary memories of the space past their expiry, in rowid order. */
-  expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]>;
+  expiredMemories(
+    org: string,
+    spaceId: string,
+    now: number,
+    afterRowid: number,
+    limit: number,
+  ): Promise<ExpiredMemory[]>;
   immutable(orgId: string, after: [string, string], limit: number): Promise<ImmutableInfo[]>;
   mutable(orgId: string, after: [string, string], limit: number): Promise<MutableInfo[]>;
 }
 
 /** Counts and oldest timestamps for compliance reports, over a set of spaces and one organization. */
 export interface InventoryRepo {
-  conversations(spaceIds: string[]): Promise<number>;
-  memories(spaceIds: string[]): Promise<number>;
+  conversations(org: string, spaceIds: string[]): Promise<number>;
+  memories(org: string, spaceIds: string[]): Promise<number>;
   immutable(orgId: string): Promise<{ entities: number; versions: number }>;
   mutable(orgId: string): Promise<number>;
-  oldest(spaceIds: string[], orgId: string | null): Promise<number | null>;
+  oldest(org: string, spaceIds: string[], orgRecords: boolean): Promise<number | null>;
   /** Organizations that own immutable or mutable records or registered spaces. */
   organizations(): Promise<string[]>;
 }

@@ -60,13 +60,13 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     );
   }
 
-  /** Every memory space that holds data or is registered, with its registered organization (if any). */
-  async spaces(): Promise<{ id: string; org: string | null }[]> {
+  /** Every memory space that holds data or is registered, once per organization holding it. */
+  async spaces(): Promise<{ id: string; org: string }[]> {
     return this.db
-      .query<{ id: string; org: string | null }, []>(
-        `SELECT s.id, r.organization_id AS org FROM (
-           SELECT DISTINCT agent_id AS id FROM memories UNION SELECT DISTINCT memory_space_id FROM conversations UNION SELECT id FROM memory_spaces
-         ) s LEFT JOIN memory_spaces r ON r.id = s.id ORDER BY s.id`,
+      .query<{ id: string; org: string }, []>(
+        `SELECT DISTINCT org_id AS org, agent_id AS id FROM memories
+         UNION SELECT DISTINCT org_id, memory_space_id FROM conversations
+         UNION SELECT organization_id, id FROM memory_spaces ORDER BY id, org`,
       )
       .all();
   }

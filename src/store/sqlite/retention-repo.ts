@@ -20,18 +20,18 @@ const each = (xs: unknown[]) => JSON.stringify(xs);
 export class SqliteRetentionRepo implements RetentionRepo {
   constructor(private readonly db: Db) {}
 
-  async conversations(spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
+  async conversations(org: string, spaceId: string, afterId: string, limit: number): Promise<ConversationInfo[]> {
     return this.db
-      .query<ConversationInfo, [number, string, string, number]>(
+      .query<ConversationInfo, [number, string, string, string, number]>(
         `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes,
            retain_until AS retainUntil
-         FROM conversations WHERE memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
+         FROM conversations WHERE org_id = ? AND memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
       )
-      .all(ROW_OVERHEAD, spaceId, afterId, limit);
+      .all(ROW_OVERHEAD, org, spaceId, afterId, limit);
   }
 
   /** immutableRef is "type/id", split at the first "/" (types cannot contain one) so the lookup uses the primary key. */
-  async memories(spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
+  async memories(org: string, spaceId: string, afterRowid: number, limit: number): Promise<MemoryInfo[]> {
     const rows = this.db
       .query<
         Omit<MemoryInfo, "versions" | "conversationRefExists" | "immutableRefExists"> & {
@@ -42,7 +42,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
           bytes: number;
           retainUntil: number | null;
         },
-        [number, string, number, number]
+        [number, string, string, number, number]
       >(
         `SELECT m.rowid, m.id, m.org_id AS org, m.user_id AS userId, m.importance, m.source_type AS sourceType, m.created_at AS createdAt,
            m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
@@ -51,9 +51,9 @@ export class SqliteRetentionRepo implements RetentionRepo {
            m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
            m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
              WHERE r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
-         FROM memories m WHERE m.agent_id = ? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT ?`,
+         FROM memories m WHERE m.org_id = ? AND m.agent_id = ? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT ?`,
       )
-      .all(ROW_OVERHEAD, spaceId, afterRowid, limit);
+      .all(ROW_OVERHEAD, org, spaceId, afterRowid, limit);
     const old = this.versionsOf(
       "SELECT memory_id AS owner, version, created_at AS createdAt, length(CAST(memory AS BLOB)) + length(metadata) + ? AS bytes, retain_until AS retainUntil FROM memory_versions WHERE memory_id IN (SELECT value FROM json_each(?))",
       rows.map((r) => r.id),
@@ -91,15 +91,21 @@ export class SqliteRetentionRepo implements RetentionRepo {
     return chainVersions(chain, previous);
   }
 
-  async expiredMemories(spaceId: string, now: number, afterRowid: number, limit: number): Promise<ExpiredMemory[]> {
+  async expiredMemories(
+    org: string,
+    spaceId: string,
+    now: number,
+    afterRowid: number,
+    limit: number,
+  ): Promise<ExpiredMemory[]> {
     return this.db
-      .query<ExpiredMemory, [number, number, string, number, number, number]>(
+      .query<ExpiredMemory, [number, number, string, string, number, number, number]>(
         `SELECT rowid, id, org_id AS org, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
            length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
              FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
-         FROM memories m WHERE agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+         FROM memories m WHERE org_id = ? AND agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
       )
-      .all(ROW_OVERHEAD, ROW_OVERHEAD, spaceId, now, afterRowid, limit);
+      .all(ROW_OVERHEAD, ROW_OVERHEAD, org, spaceId, now, afterRowid, limit);
   }
 
   async immutable(orgId: string, after: [string, string], limit: number): Promise<ImmutableInfo[]> {
@@ -148,20 +154,20 @@ export class SqliteRetentionRepo implements RetentionRepo {
 export class SqliteInventoryRepo implements InventoryRepo {
   constructor(private readonly db: Db) {}
 
-  async conversations(spaceIds: string[]): Promise<number> {
+  async conversations(org: string, spaceIds: string[]): Promise<number> {
     return this.db
-      .query<{ n: number }, [string]>(
-        "SELECT count(*) AS n FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))",
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM conversations WHERE org_id = ? AND memory_space_id IN (SELECT value FROM json_each(?))",
       )
-      .get(each(spaceIds))!.n;
+      .get(org, each(spaceIds))!.n;
   }
 
-  async memories(spaceIds: string[]): Promise<number> {
+  async memories(org: string, spaceIds: string[]): Promise<number> {
     return this.db
-      .query<{ n: number }, [string]>(
-        "SELECT count(*) AS n FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))",
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM memories WHERE org_id = ? AND agent_id IN (SELECT value FROM json_each(?))",
       )
-      .get(each(spaceIds))!.n;
+      .get(org, each(spaceIds))!.n;
   }
 
   async immutable(orgId: string): Promise<{ entities: number; versions: number }> {
@@ -179,18 +185,19 @@ export class SqliteInventoryRepo implements InventoryRepo {
       .get(orgId)!.n;
   }
 
-  async oldest(spaceIds: string[], orgId: string | null): Promise<number | null> {
+  async oldest(org: string, spaceIds: string[], orgRecords: boolean): Promise<number | null> {
     const spaces = each(spaceIds);
+    const records = orgRecords ? org : null;
     return (
       this.db
-        .query<{ t: number | null }, [string, string, string | null, string | null]>(
+        .query<{ t: number | null }, [string, string, string, string, string | null, string | null]>(
           `SELECT min(t) AS t FROM (
-           SELECT min(created_at) AS t FROM conversations WHERE memory_space_id IN (SELECT value FROM json_each(?))
-           UNION ALL SELECT min(created_at) FROM memories WHERE agent_id IN (SELECT value FROM json_each(?))
+           SELECT min(created_at) AS t FROM conversations WHERE org_id = ? AND memory_space_id IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT min(created_at) FROM memories WHERE org_id = ? AND agent_id IN (SELECT value FROM json_each(?))
            UNION ALL SELECT min(created_at) FROM immutable_records WHERE organization_id = ?
            UNION ALL SELECT min(created_at) FROM mutable_entries WHERE organization_id = ?)`,
         )
-        .get(spaces, spaces, orgId, orgId)?.t ?? null
+        .get(org, spaces, org, spaces, records, records)?.t ?? null
     );
   }
 
