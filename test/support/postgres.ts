@@ -4,6 +4,9 @@
 // `postgresSkip` says why and the suites that need it skip with that reason.
 import { SQL } from "bun";
 import { postgresUnavailable, startPostgres, type PgDatabase, type PgServer } from "../../scripts/postgres-server";
+import { PG_MIGRATIONS } from "~/store/postgres/migrations";
+import { withHomeOrg } from "~/store/home-org";
+import { HOME_ORG } from "./store";
 
 /** Why PostgreSQL tests cannot run here, or null. */
 export const postgresSkip: string | null = postgresUnavailable();
@@ -42,4 +45,31 @@ export async function freshSchema(tag = "t"): Promise<TestSchema> {
     schema,
     drop: () => admin.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => {}),
   };
+}
+
+/**
+ * Makes `s` the schema as the release before migration `version` left it (every migration before it, in
+ * order), then runs `rows` in it (statements, or a statement and its parameters) with every organization
+ * and user visible: a store to migrate in a test.
+ */
+export async function schemaBefore(s: TestSchema, version: number, rows: (string | [string, unknown[]])[]) {
+  const { db } = await testPostgres();
+  const owner = new SQL(db.ownerUrl, { max: 1 });
+  try {
+    await owner.begin(async (tx) => {
+      await tx.unsafe(`CREATE SCHEMA ${s.schema}`);
+      await tx.unsafe(`SET LOCAL search_path = ${s.schema}, public`);
+      await tx.unsafe("SELECT set_config('engram.user', '*', true), set_config('engram.org', '*', true)");
+      await tx.unsafe(
+        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)",
+      );
+      for (const m of PG_MIGRATIONS.filter((m) => m.version < version)) {
+        await tx.unsafe(withHomeOrg(m.sql, HOME_ORG)).simple();
+        await tx.unsafe("INSERT INTO schema_migrations VALUES ($1, $2, 0)", [m.version, m.name]);
+      }
+      for (const row of rows) await (typeof row === "string" ? tx.unsafe(row) : tx.unsafe(row[0], row[1]));
+    });
+  } finally {
+    await owner.close();
+  }
 }

@@ -2,48 +2,27 @@
 // list_memories' count reads covers superseded_by too, and the count answers as before (SQLite:
 // migrate.test.ts, migration 25, which also checks the plan).
 import { afterAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../../support/postgres";
+import { freshSchema, postgresSkip, schemaBefore, testPostgres, type TestSchema } from "../../support/postgres";
 import { openPostgresStore } from "~/store/postgres/postgres-store";
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
-import { withHomeOrg } from "~/store/home-org";
 import { silentLogger } from "~/shared/logger";
 import { HOME_ORG } from "../../support/store";
 
 const VERSION = PG_MIGRATIONS.find((m) => m.name === "list count index")!.version;
 
-/** The schema as the release before the migration left it, with alice's memories: current, superseded, expired. */
-async function storeBefore(s: TestSchema): Promise<void> {
-  const { db } = await testPostgres();
-  const owner = new SQL(db.ownerUrl, { max: 1 });
-  try {
-    await owner.begin(async (tx) => {
-      await tx.unsafe(`CREATE SCHEMA ${s.schema}`);
-      await tx.unsafe(`SET LOCAL search_path = ${s.schema}, public`);
-      await tx.unsafe("SELECT set_config('engram.user', '*', true), set_config('engram.org', '*', true)");
-      await tx.unsafe(
-        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)",
-      );
-      for (const m of PG_MIGRATIONS.filter((m) => m.version < VERSION)) {
-        await tx.unsafe(withHomeOrg(m.sql, HOME_ORG)).simple();
-        await tx.unsafe("INSERT INTO schema_migrations VALUES ($1, $2, 0)", [m.version, m.name]);
-      }
-      for (const [id, expires, by] of [
-        ["m1", null, null],
-        ["m2", null, "m1"],
-        ["m3", 5, null],
-        ["m4", 500, null],
-      ])
-        await tx.unsafe(
-          `INSERT INTO memories (id, org_id, user_id, agent_id, memory, created_at, updated_at, expires_at, superseded_by)
-           VALUES ($1, $2, 'alice', 'a', 'text', 0, 0, $3, $4)`,
-          [id, HOME_ORG, expires, by],
-        );
-    });
-  } finally {
-    await owner.close();
-  }
-}
+/** alice's memories: current, superseded, expired, expiring later. */
+const ROWS = (
+  [
+    ["m1", null, null],
+    ["m2", null, "m1"],
+    ["m3", 5, null],
+    ["m4", 500, null],
+  ] as const
+).map(([id, expires, by]): [string, unknown[]] => [
+  `INSERT INTO memories (id, org_id, user_id, agent_id, memory, created_at, updated_at, expires_at, superseded_by)
+   VALUES ($1, $2, 'alice', 'a', 'text', 0, 0, $3, $4)`,
+  [id, HOME_ORG, expires, by],
+]);
 
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL list count index migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
@@ -56,7 +35,7 @@ describe.skipIf(!!postgresSkip)(
     test("a store made before it gets the index with superseded_by, and counts a user's visible, current memories as before", async () => {
       const s = await freshSchema("listcount");
       schemas.push(s);
-      await storeBefore(s);
+      await schemaBefore(s, VERSION, ROWS);
       const store = await openPostgresStore({
         url: s.url,
         migrationUrl: s.migrationUrl,

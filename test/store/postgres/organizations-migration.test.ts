@@ -1,10 +1,8 @@
 // PostgreSQL migration 8 (organizations) on a store the release before it made: every row that names a
 // user lands in ENGRAM_ORG_ID as configured when the store migrates (SPEC §8; SQLite: migrate.test.ts).
 import { afterAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../../support/postgres";
+import { freshSchema, postgresSkip, schemaBefore, testPostgres, type TestSchema } from "../../support/postgres";
 import { openPostgresStore } from "~/store/postgres/postgres-store";
-import { PG_MIGRATIONS } from "~/store/postgres/migrations";
 import { silentLogger } from "~/shared/logger";
 
 const ORG_TABLES = [
@@ -38,29 +36,6 @@ const ROWS = [
   "INSERT INTO enforcement_log (id, scope_kind, scope_id, layers, rules, enforced_at, duration_ms) VALUES ('e1', 'organization', 'x', '[]', '[]', 0, 1)",
 ];
 
-/** The schema as the release before organizations left it, with a row in every table that names a user. */
-async function storeBeforeOrganizations(s: TestSchema): Promise<void> {
-  const { db } = await testPostgres();
-  const owner = new SQL(db.ownerUrl, { max: 1 });
-  try {
-    await owner.begin(async (tx) => {
-      await tx.unsafe(`CREATE SCHEMA ${s.schema}`);
-      await tx.unsafe(`SET LOCAL search_path = ${s.schema}, public`);
-      await tx.unsafe("SELECT set_config('engram.user', '*', true), set_config('engram.org', '*', true)");
-      await tx.unsafe(
-        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)",
-      );
-      for (const m of PG_MIGRATIONS.filter((m) => m.version < 8)) {
-        await tx.unsafe(m.sql).simple();
-        await tx.unsafe("INSERT INTO schema_migrations VALUES ($1, $2, 0)", [m.version, m.name]);
-      }
-      for (const sql of ROWS) await tx.unsafe(sql);
-    });
-  } finally {
-    await owner.close();
-  }
-}
-
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL organizations migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
@@ -72,7 +47,7 @@ describe.skipIf(!!postgresSkip)(
     test("puts every row of a store made before organizations into ENGRAM_ORG_ID as configured when it migrates", async () => {
       const s = await freshSchema("orgs");
       schemas.push(s);
-      await storeBeforeOrganizations(s);
+      await schemaBefore(s, 8, ROWS);
       const store = await openPostgresStore({
         url: s.url,
         migrationUrl: s.migrationUrl,
