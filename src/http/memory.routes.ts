@@ -11,11 +11,10 @@ import {
   AddResponse,
   DeleteAllInput,
   DeleteResponse,
-  GetMemoryInput,
+  SpaceMemoryRef,
   ListMemoriesInput,
   ListResponse,
   MemoryPath,
-  MemoryRef,
   MemoryResponse,
   PromoteResponse,
   SearchMemoryInput,
@@ -28,7 +27,7 @@ import {
 } from "~/memory/memory.schema";
 
 const doc = <const S extends Omit<RouteSpec, "tag">>(s: S) => spec({ tag: "memories", ...s });
-const toQuery = queryConverter(MemoryRef);
+const toQuery = queryConverter(SpaceMemoryRef);
 
 export const memoryRoutes = (s: Services) =>
   router()
@@ -97,7 +96,7 @@ export const memoryRoutes = (s: Services) =>
       doc({
         summary: "Get one memory",
         description: "With space_id: a memory of that shared space (its members only).",
-        query: GetMemoryInput,
+        query: SpaceMemoryRef,
         response: MemoryResponse,
         errors: ["NOT_FOUND"],
         access: ACCESS.userRead,
@@ -105,22 +104,25 @@ export const memoryRoutes = (s: Services) =>
     )
     .post(
       "/update_memory",
-      ({ body, request }) => s.memory.update(userScopeOf(request), body),
+      ({ body, request }) => s.shared.update(userScopeOf(request), body),
       doc({
         summary: "Update one memory",
-        description: "Keeps the previous text as a version. A concurrent update of the same memory: 409, retry.",
+        description:
+          "Keeps the previous text as a version. With space_id: a memory of that shared space (its writers only; its " +
+          "provenance stays). A concurrent update of the same memory: 409, retry.",
         body: UpdateMemoryInput,
         response: MemoryResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
         access: ACCESS.userWrite,
       }),
     )
-    .delete("/delete_memory", ({ query, request }) => s.memory.delete(userScopeOf(request), query), {
+    .delete("/delete_memory", ({ query, request }) => s.shared.delete(userScopeOf(request), query), {
       ...doc({
         summary: "Delete one memory",
         description:
-          "memory_id and user_id as query parameters (or the same fields in a JSON body). Under a policy's minimum retention: 409.",
-        query: MemoryRef,
+          "memory_id and user_id as query parameters (or the same fields in a JSON body); with space_id, a memory of " +
+          "that shared space (its writers only). Under a policy's minimum retention: 409.",
+        query: SpaceMemoryRef,
         response: DeleteResponse,
         errors: ["NOT_FOUND", "CONFLICT"],
         access: ACCESS.userWrite,

@@ -12,10 +12,9 @@ import {
   AddResponse,
   DeleteAllInput,
   DeleteResponse,
-  GetMemoryInput,
+  SpaceMemoryRef,
   ListMemoriesInput,
   ListResponse,
-  MemoryRef,
   MemoryResponse,
   PromoteMemoryInput,
   PromoteResponse,
@@ -155,7 +154,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "Read one memory by its id (from add_memories, search_memory or list_memories): text, metadata, agent, " +
       "session, version and timestamps. Another user's id, or a deleted one, is NOT_FOUND.",
-    input: GetMemoryInput,
+    input: SpaceMemoryRef,
     output: MemoryResponse,
     annotations: { ...READ, title: "Get memory" },
     access: ACCESS.userRead,
@@ -174,7 +173,7 @@ export const TOOLS: readonly ToolDef[] = [
     // Not destructive: the previous text survives as a version.
     annotations: { ...ADDITIVE, title: "Update memory" },
     access: ACCESS.userWrite,
-    run: (s, scope, input) => s.memory.update(scope, input),
+    run: (s, scope, input) => s.shared.update(scope, input),
     render: renderMemory,
   }),
   tool({
@@ -231,11 +230,11 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "Permanently delete one memory by its id (from search_memory or list_memories), e.g. when the user asks to " +
       "forget that one thing. Cannot be undone.",
-    input: MemoryRef,
+    input: SpaceMemoryRef,
     output: DeleteResponse,
     annotations: { ...DESTRUCTIVE, title: "Delete memory" },
     access: ACCESS.userWrite,
-    run: (s, scope, input) => s.memory.delete(scope, input),
+    run: (s, scope, input) => s.shared.delete(scope, input),
     render: renderDeleted,
   }),
   tool({

@@ -225,20 +225,22 @@ export const MemoryRef = Type.Object(
 );
 export type MemoryRef = Static<typeof MemoryRef>;
 
-/** get_memory: a memory of the user, or with space_id one of that shared space (its members only). */
-export const GetMemoryInput = Type.Object(
-  {
-    ...MemoryRef.properties,
-    space_id: Type.Optional(
-      Type.String({
-        ...SpaceIdText,
-        description: "The shared space the memory belongs to (the space_id a search or listing gave it)",
-      }),
-    ),
-  },
+/** The memory's shared space, when it is one's (get: members; update, delete: writers). */
+const InSpace = Type.Optional(
+  Type.String({
+    ...SpaceIdText,
+    description:
+      "The shared space the memory belongs to (the space_id a search or listing gave it). Reading needs membership, " +
+      "changing or deleting needs the space's writer role",
+  }),
+);
+
+/** get_memory and delete_memory: a memory of the user, or with space_id one of that shared space. */
+export const SpaceMemoryRef = Type.Object(
+  { ...MemoryRef.properties, space_id: InSpace },
   { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice" }) },
 );
-export type GetMemoryInput = Static<typeof GetMemoryInput>;
+export type SpaceMemoryRef = Static<typeof SpaceMemoryRef>;
 
 /** The path of /memories/:id/… */
 export const MemoryPath = Type.Object(
@@ -260,6 +262,7 @@ export const UpdateMemoryInput = Type.Object(
       }),
     ),
     metadata: Type.Optional(MetadataPatch),
+    space_id: InSpace,
   },
   { ...STRICT, ...example({ memory_id: EXAMPLE_ID, user_id: "alice", memory: "Alice prefers light mode now" }) },
 );

@@ -32,7 +32,7 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     searchMemory: async (i) => s.shared.search(...as(false, checkInput(SearchMemoryInput, i))),
     listMemories: async (i) => s.shared.list(...as(false, checkInput(ListMemoriesInput, i))),
     getMemory: async (r) => s.memory.get(...as(false, checkInput(MemoryRef, r))),
-    updateMemory: async (i) => s.memory.update(...as(true, checkInput(UpdateMemoryInput, i))),
+    updateMemory: async (i) => s.shared.update(...as(true, checkInput(UpdateMemoryInput, i))),
     deleteMemory: async (r) => s.memory.delete(...as(true, checkInput(MemoryRef, r))),
     deleteAllMemories: async (i) => s.memory.deleteAll(...as(true, checkInput(DeleteAllInput, i))),
     governance: {

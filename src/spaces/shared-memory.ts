@@ -12,13 +12,15 @@ import {
   DEFAULT_AGENT,
   type AddMemoriesInput,
   type AddResponse,
-  type GetMemoryInput,
+  type DeleteResponse,
+  type SpaceMemoryRef,
   type ListMemoriesInput,
   type ListResponse,
   type MemoryResponse,
   type PromoteResponse,
   type SearchMemoryInput,
   type SearchResponse,
+  type UpdateMemoryInput,
 } from "~/memory/memory.schema";
 import type { SpaceAccess, SpacesService } from "./spaces.service";
 import type { PromoteBody } from "./spaces.schema";
@@ -82,11 +84,32 @@ export class SharedMemory {
     };
   }
 
-  async get(who: UserScope, input: GetMemoryInput): Promise<MemoryResponse> {
+  async get(who: UserScope, input: SpaceMemoryRef): Promise<MemoryResponse> {
     const { space_id, ...ref } = input;
     if (space_id === undefined) return this.memory.get(who, ref);
     const space = await this.spaces.access(who, space_id, false);
     return { ...(await this.memory.get(space.owner, ref)), space_id };
+  }
+
+  /**
+   * With space_id: a writer changes a space's memory. Its provenance stays that of its first writer (a patch
+   * cannot change it); the previous text stays as a version, as for any update.
+   */
+  async update(who: UserScope, input: UpdateMemoryInput): Promise<MemoryResponse> {
+    const { space_id, ...own } = input;
+    if (space_id === undefined) return this.memory.update(who, own);
+    const space = await this.spaces.access(who, space_id, true);
+    const { provenance: _, ...patch } = input.metadata ?? {};
+    const change = input.metadata ? { ...own, metadata: patch } : own;
+    return { ...(await this.memory.update(space.owner, change)), space_id };
+  }
+
+  /** With space_id: a writer deletes a space's memory (minimum retention holds it as any memory: 409). */
+  async delete(who: UserScope, input: SpaceMemoryRef): Promise<DeleteResponse> {
+    const { space_id, ...ref } = input;
+    if (space_id === undefined) return this.memory.delete(who, ref);
+    const space = await this.spaces.access(who, space_id, true);
+    return this.memory.delete(space.owner, ref);
   }
 
   /**

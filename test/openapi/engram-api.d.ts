@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * Update one memory
-         * @description Keeps the previous text as a version. A concurrent update of the same memory: 409, retry.
+         * @description Keeps the previous text as a version. With space_id: a memory of that shared space (its writers only; its provenance stays). A concurrent update of the same memory: 409, retry.
          */
         post: operations["postUpdateMemory"];
         delete?: never;
@@ -193,7 +193,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one memory
-         * @description memory_id and user_id as query parameters (or the same fields in a JSON body). Under a policy's minimum retention: 409.
+         * @description memory_id and user_id as query parameters (or the same fields in a JSON body); with space_id, a memory of that shared space (its writers only). Under a policy's minimum retention: 409.
          */
         delete: operations["deleteDeleteMemory"];
         options?: never;
@@ -3645,7 +3645,7 @@ export interface operations {
                  * @example alice
                  */
                 user_id?: string;
-                /** @description The shared space the memory belongs to (the space_id a search or listing gave it) */
+                /** @description The shared space the memory belongs to (the space_id a search or listing gave it). Reading needs membership, changing or deleting needs the space's writer role */
                 space_id?: string;
             };
             header?: never;
@@ -3825,6 +3825,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description The shared space the memory belongs to (the space_id a search or listing gave it). Reading needs membership, changing or deleting needs the space's writer role */
+                    space_id?: string;
                 };
             };
         };
@@ -4050,6 +4052,8 @@ export interface operations {
                  * @example alice
                  */
                 user_id?: string;
+                /** @description The shared space the memory belongs to (the space_id a search or listing gave it). Reading needs membership, changing or deleting needs the space's writer role */
+                space_id?: string;
             };
             header?: never;
             path?: never;

@@ -179,6 +179,56 @@ describe("spaces: writing", () => {
   });
 });
 
+describe("spaces: changing and deleting a space's memory", () => {
+  test("a writer updates and deletes a space's memory with space_id; its provenance stays its first writer's", async () => {
+    app = await spacesApp();
+    await app.as(app.keys.admin).put(`/spaces/${SPACE}/members`, {
+      members: [
+        { user_id: "ana", role: "writer" },
+        { user_id: "bo", role: "reader" },
+        { user_id: "cy", role: "writer" },
+      ],
+    });
+    const [id] = (await app.as(app.keys.ana).post("/add_memories", { space_id: SPACE, memory: "Staging is on 8443" }))
+      .body.memory_ids;
+    const cy = app.as(app.keys.cy);
+    const changed = await cy.post("/update_memory", {
+      memory_id: id,
+      space_id: SPACE,
+      memory: "Staging is on 9443",
+      metadata: { provenance: { user_id: "cy" }, tags: ["ops"] },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      memory: "Staging is on 9443",
+      version: 2,
+      space_id: SPACE,
+      metadata: { tags: ["ops"], provenance: { user_id: "ana", agent_id: "mcp-agent" } },
+    });
+    expect(await cy.delete(`/delete_memory?memory_id=${id}&space_id=${SPACE}`)).toEqual({
+      status: 200,
+      body: { success: true, deleted_count: 1 },
+    });
+    expect((await app.as(app.keys.bo).get(`/list_memories?spaces=${SPACE}`)).body.total).toBe(0);
+  });
+
+  test("a reader of the space cannot change or delete its memories (403), and without space_id the id is 404", async () => {
+    app = await spacesApp();
+    const [id] = (await app.as(app.keys.ana).post("/add_memories", { space_id: SPACE, memory: "Staging is on 8443" }))
+      .body.memory_ids;
+    const bo = app.as(app.keys.bo);
+    const refused = { status: 403, body: forbidden("user 'bo' may read space 'platform' but not write to it") };
+    expect(await bo.post("/update_memory", { memory_id: id, space_id: SPACE, memory: "x" })).toEqual(refused);
+    expect(await bo.delete(`/delete_memory?memory_id=${id}&space_id=${SPACE}`)).toEqual(refused);
+    expect((await app.as(app.keys.cy).delete(`/delete_memory?memory_id=${id}&space_id=${SPACE}`)).status).toBe(403);
+    expect(await app.as(app.keys.ana).delete(`/delete_memory?memory_id=${id}`)).toEqual({
+      status: 404,
+      body: { success: false, error: `memory '${id}' not found`, code: "NOT_FOUND" },
+    });
+    expect((await bo.get(`/list_memories?spaces=${SPACE}`)).body.total).toBe(1);
+  });
+});
+
 describe("spaces: reading across spaces", () => {
   async function withMemories() {
     app = await spacesApp();
