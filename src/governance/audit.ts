@@ -102,7 +102,9 @@ export class AuditLog {
 
   private async byPolicy(call: AuditCall, at: number): Promise<AuditRow | null> {
     try {
-      const { org, policy } = await this.policies.auditScope(call.memorySpaceId || undefined);
+      // The caller's organization (the local operator's is the default one), never the space's registry:
+      // a call is its caller's organization's to log and to read (SPEC §8).
+      const { org, policy } = await this.policies.auditScope(call.principal?.org);
       return policy.compliance.auditLogging ? rowOf(call, at, org) : null;
     } catch (e) {
       this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });

@@ -122,12 +122,12 @@ export class PolicyService implements WriteGate, RetentionFloor {
   }
 
   /**
-   * The organization a call in the space (or, without one, the default organization) is audited under and
-   * its effective policy: one resolution for the audit check every request makes.
+   * The organization a call is audited under (its caller's; none: the default organization) and its
+   * effective policy: one resolution for the audit check every request makes.
    */
-  async auditScope(spaceId: string | undefined): Promise<{ org: string; policy: PolicyRules }> {
+  async auditScope(callerOrg: string | undefined): Promise<{ org: string; policy: PolicyRules }> {
     this.followExternal();
-    const org = spaceId === undefined ? this.defaultOrg : await this.spaceOrg(spaceId);
+    const org = callerOrg ?? this.defaultOrg;
     return { org, policy: (await this.orgEffective(org)).policy };
   }
 

@@ -5,6 +5,8 @@ import { router } from "./router";
 import { spec, type RouteSpec } from "./route-spec";
 import type { Services } from "~/services";
 import { plainInteger } from "~/shared/validate";
+import { notFound } from "~/shared/errors";
+import { orgScopeOf } from "./access";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
 import {
   AuditEntries,
@@ -115,15 +117,25 @@ export const governanceRoutes = (s: Services) =>
     )
     .get(
       "/audit",
-      ({ query }) =>
+      ({ query, request }) =>
         s.governance.audit.query({
           from: plainInteger(query.from),
           to: plainInteger(query.to),
           limit: plainInteger(query.limit),
-          organizationId: str(query.organizationId),
+          organizationId: ownOrg(request, str(query.organizationId)),
         }),
       doc("Audit log entries between from and to", { query: AuditQuery }, AuditEntries),
     );
+
+/**
+ * The caller's organization, which a read of organization-wide records may name (SPEC §8): naming another
+ * one is NOT_FOUND, as another organization's ids are.
+ */
+function ownOrg(request: Request, named: string | undefined): string {
+  const { org } = orgScopeOf(request);
+  if (named && named !== org) throw notFound("organization", named);
+  return org;
+}
 
 /** The scope ids of a query string (GET and DELETE /governance/policies). */
 function scopeOf(query: Record<string, unknown>): Record<string, string> {

@@ -75,11 +75,21 @@ describe("audit log", () => {
     expect(users(await audit(`?from=${T0}&to=${new Date(T0 + HOUR_MS).toISOString()}`))).toEqual(["a", "b"]);
   });
 
-  test("calls in a space registered under another organization go to that organization's log", async () => {
+  test("a call in a space registered under another organization stays in its caller's log, and another organization's log is NOT_FOUND", async () => {
     await t.request("PUT", "/governance/overrides/acme-bot", { organizationId: "acme" });
     await t.post("/add_memories", { user_id: "u", agent_id: "acme-bot", memory: "x" });
-    const acme = await audit("?organizationId=acme");
-    expect(acme.map((e) => [e.path, e.memory_space_id])).toEqual([["/add_memories", "acme-bot"]]);
+    const own = await audit();
+    expect(own.map((e) => [e.organization_id, e.path, e.memory_space_id])).toContainEqual([
+      "default",
+      "/add_memories",
+      "acme-bot",
+    ]);
+    const other = await t.get("/governance/audit?organizationId=acme");
+    expect([other.status, other.body]).toEqual([
+      404,
+      { success: false, error: "organization 'acme' not found", code: "NOT_FOUND" },
+    ]);
+    expect((await t.get("/governance/audit?organizationId=default")).status).toBe(200);
   });
 
   test("nothing more is recorded once the organization's policy turns auditLogging off", async () => {

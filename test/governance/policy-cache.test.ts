@@ -20,7 +20,8 @@ test("a space's organization set through another connection is the one the next 
     expect((await policies.forSpace("space-1")).explicit).toBe(false);
     await other.write((tx) => tx.governance.registerSpace("space-1", "org-x", Date.now()));
     expect(await policies.orgOf("space-1")).toBe("org-x");
-    expect([(await policies.auditScope("space-1")).org, (await policies.auditScope(undefined)).org]).toEqual([
+    // A call is audited under its caller's organization (none: the default one), not the space's.
+    expect([(await policies.auditScope("org-x")).org, (await policies.auditScope(undefined)).org]).toEqual([
       "org-x",
       "default",
     ]);
@@ -29,7 +30,7 @@ test("a space's organization set through another connection is the one the next 
     );
     const effective = await policies.forSpace("space-1");
     expect([effective.explicit, effective.policy.compliance.mode]).toEqual([true, "HIPAA"]);
-    expect((await policies.auditScope("space-1")).policy.compliance.mode).toBe("HIPAA");
+    expect((await policies.auditScope("org-x")).policy.compliance.mode).toBe("HIPAA");
   } finally {
     await Promise.all([mine.close(), other.close()]);
   }
