@@ -4,7 +4,7 @@
 // (store/<engine>/transfer-side.ts), each over one transaction. Vectors and the keyword index are copied
 // apart (transfer.ts): each engine stores them in its own way. A test checks that every column of either
 // schema is listed here or named below as one engine's own, so a new migration cannot be left out silently.
-import type { VectorRow } from "./repos/vector-repo";
+import type { VectorColumns, VectorRow } from "./repos/vector-repo";
 
 export interface TableSpec {
   name: string;
@@ -156,17 +156,7 @@ export function pageSql(
 }
 
 /** Copied vectors as a vector index takes them: with the filter columns of their (already copied) memories. */
-export function vectorRowsOf(
-  memories: {
-    rowid: number;
-    org_id: string;
-    user_id: string;
-    agent_id: string;
-    session_id: string;
-    expires_at: number | null;
-  }[],
-  vectors: [number, Float32Array | null][],
-): VectorRow[] {
+export function vectorRowsOf(memories: VectorColumns[], vectors: [number, Float32Array | null][]): VectorRow[] {
   const byRowid = new Map(vectors);
   return memories.map((m) => ({
     rowid: m.rowid,

@@ -228,34 +228,36 @@ describe("filtering by layers, rules and scope", () => {
     expect([await versionNumbers(t, mine), await versionNumbers(t, other)]).toEqual([[3], [3, 2, 1]]);
   });
 
-  test("a space scope covers the space of its own organization: another organization's memories under the same space id stay", async () => {
-    const acme = userScopeOf("acme", "u");
-    const add = await t.services.memory.add(acme, { memory: "a", metadata: { importance: 10 }, agent_id: "cursor" });
-    const theirs = add.memory_ids![0]!;
+  // acme's user u, through the services (over HTTP the server serves its own organization's keys only): a
+  // memory in space "cursor" with three versions, two hours apart, and the default organization's u the same.
+  const acme = userScopeOf("acme", "u");
+  const twoOrgsInCursor = async () => {
+    const theirs = (
+      await t.services.memory.add(acme, { memory: "a", metadata: { importance: 10 }, agent_id: "cursor" })
+    ).memory_ids![0]!;
     for (let i = 2; i <= 3; i++) {
       t.clock.advance(3_600_000);
       await t.services.memory.update(acme, { memory_id: theirs, memory: `version ${i}` });
     }
     const mine = await addMemory(t, "b", { importance: 10 }, { agent_id: "cursor" });
     await updateTimes(t, mine, 2);
+    const versions = async () =>
+      [
+        (await t.services.memory.versions(acme, { memory_id: theirs })).versions.map((v) => v.version),
+        await versionNumbers(t, mine),
+      ] as const;
+    return versions;
+  };
+
+  test("a space scope covers the space of its own organization: another organization's memories under the same space id stay", async () => {
+    const versions = await twoOrgsInCursor();
     expect((await enforce(t, { scope: { memorySpaceId: "cursor" } })).versionsDeleted).toBe(2);
-    const versions = (await t.services.memory.versions(acme, { memory_id: theirs })).versions.map((v) => v.version);
-    expect([await versionNumbers(t, mine), versions]).toEqual([[3], [3, 2, 1]]);
+    expect(await versions()).toEqual([[3, 2, 1], [3]]);
   });
 
   test("an organization scope covers only that organization's memories, also in a space id another organization uses", async () => {
-    // acme's user u (through the services: over HTTP the server serves its own organization's keys only).
-    const acme = userScopeOf("acme", "u");
-    const add = await t.services.memory.add(acme, { memory: "a", metadata: { importance: 10 }, agent_id: "cursor" });
-    const mine = add.memory_ids![0]!;
-    for (let i = 2; i <= 3; i++) {
-      t.clock.advance(3_600_000);
-      await t.services.memory.update(acme, { memory_id: mine, memory: `version ${i}` });
-    }
-    const other = await addMemory(t, "b", { importance: 10 }, { agent_id: "cursor" });
-    await updateTimes(t, other, 2);
+    const versions = await twoOrgsInCursor();
     expect((await enforce(t, { scope: { organizationId: "acme" } })).versionsDeleted).toBe(2);
-    const versions = (await t.services.memory.versions(acme, { memory_id: mine })).versions.map((v) => v.version);
-    expect([versions, await versionNumbers(t, other)]).toEqual([[3], [3, 2, 1]]);
+    expect(await versions()).toEqual([[3], [3, 2, 1]]);
   });
 });

@@ -4,6 +4,7 @@
 // commits only when the copy compares equal. Writing rows with their own ids (OVERRIDING SYSTEM VALUE)
 // and moving the identity counters past them needs the schema owner's role (STORE_MIGRATION_URL's).
 import type { Logger } from "~/shared/logger";
+import type { VectorColumns } from "../repos/vector-repo";
 import { openPool, parsePgUrl, Pg, quoteIdent, storeError, type Client } from "./connection";
 import { migratePostgres } from "./migrate";
 import { PgVectorRepo } from "./vector-repo";
@@ -141,14 +142,7 @@ class PostgresSide implements TargetSide {
   }
 
   async putVectors(model: string, _dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
-    const memories = await this.pg.all<{
-      rowid: number;
-      org_id: string;
-      user_id: string;
-      agent_id: string;
-      session_id: string;
-      expires_at: number | null;
-    }>(
+    const memories = await this.pg.all<VectorColumns>(
       "SELECT rowid, org_id, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid = ANY($1::bigint[])",
       [rows.map((r) => r[0])],
     );

@@ -6,7 +6,7 @@
 import { vectorText, type Pg } from "./connection";
 import { filterSql } from "./filter-sql";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
-import type { VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
+import type { VectorColumns, VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
 
 export class PgVectorRepo implements VectorRepo {
   constructor(private readonly pg: Pg) {}
@@ -60,15 +60,7 @@ export class PgVectorRepo implements VectorRepo {
   }
 
   unembedded(model: string, limit: number) {
-    return this.pg.all<{
-      rowid: number;
-      org_id: string;
-      user_id: string;
-      agent_id: string;
-      session_id: string;
-      expires_at: number | null;
-      memory: string;
-    }>(
+    return this.pg.all<VectorColumns & { memory: string }>(
       `SELECT m.rowid, m.org_id, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
        WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid AND v.model = $1)
        ORDER BY m.rowid LIMIT $2`,

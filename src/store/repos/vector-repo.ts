@@ -21,6 +21,16 @@ export interface VectorRow {
   vector: Float32Array | null;
 }
 
+/** A memory's columns its vector is stored and filtered with (the owner, agent, session and expiry). */
+export interface VectorColumns {
+  rowid: number;
+  org_id: string;
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  expires_at: number | null;
+}
+
 export interface VectorRepo {
   /** The model's space, created when missing (a write: call inside `Store.write`). */
   open(modelId: string, dimensions: number): Promise<VectorSpace>;
@@ -33,18 +43,5 @@ export interface VectorRepo {
   /** How many memories this model has embedded. */
   embeddedCount(model: string): Promise<number>;
   /** Memories without a vector of this model (e.g. after a model change), up to `limit`. */
-  unembedded(
-    model: string,
-    limit: number,
-  ): Promise<
-    {
-      rowid: number;
-      org_id: string;
-      user_id: string;
-      agent_id: string;
-      session_id: string;
-      expires_at: number | null;
-      memory: string;
-    }[]
-  >;
+  unembedded(model: string, limit: number): Promise<(VectorColumns & { memory: string })[]>;
 }

@@ -4,6 +4,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import type { Logger } from "~/shared/logger";
 import type { Db } from "./connection";
+import type { VectorColumns } from "../repos/vector-repo";
 import { openSqliteStore, type SqliteStore } from "./sqlite-store";
 import { reindexAll } from "./fts-repo";
 import { indexOfTable, openVectorIndex } from "./vector-indexes";
@@ -151,17 +152,7 @@ class SqliteSide implements TargetSide {
   async putVectors(model: string, dimensions: number, rows: [number, Float32Array | null][]): Promise<void> {
     const index = openVectorIndex(this.db, this.store.vectorIndex, model, dimensions);
     const memories = this.db
-      .query<
-        {
-          rowid: number;
-          org_id: string;
-          user_id: string;
-          agent_id: string;
-          session_id: string;
-          expires_at: number | null;
-        },
-        []
-      >(
+      .query<VectorColumns, []>(
         `SELECT rowid, org_id, user_id, agent_id, session_id, expires_at FROM memories WHERE rowid IN (${rows.map((r) => r[0]).join(",")})`,
       )
       .all();

@@ -6,7 +6,7 @@ import type { Logger } from "~/shared/logger";
 import { indexOfTable, openVectorIndex, type ModelVectorIndex, type VectorIndexKind } from "./vector-indexes";
 import type { VectorErasure } from "./vector-erasure";
 import type { MemoryFilter, RankedRow } from "../repos/search-repo";
-import type { VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
+import type { VectorColumns, VectorRepo, VectorRow, VectorSpace } from "../repos/vector-repo";
 
 export class SqliteVectorRepo implements VectorRepo {
   private index: ModelVectorIndex | null = null;
@@ -43,18 +43,7 @@ export class SqliteVectorRepo implements VectorRepo {
 
   async unembedded(model: string, limit: number) {
     return this.db
-      .query<
-        {
-          rowid: number;
-          org_id: string;
-          user_id: string;
-          agent_id: string;
-          session_id: string;
-          expires_at: number | null;
-          memory: string;
-        },
-        [string, number]
-      >(
+      .query<VectorColumns & { memory: string }, [string, number]>(
         `SELECT m.rowid, m.org_id, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
          LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
       )
