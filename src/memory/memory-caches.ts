@@ -2,7 +2,7 @@
 // list_memories' totals, the users seen (for /metrics) and search's per-user common words. One
 // place says "these memories changed", for the memory service and for every purge alike.
 import type { Owner, Store } from "~/store/store";
-import { ownerKey } from "~/shared/principal";
+import { isSpaceOwnerId, ownerKey } from "~/shared/principal";
 import type { SearchService } from "~/search/search.service";
 import type { Clock } from "~/shared/clock";
 import { SearchCache } from "./search-cache";
@@ -30,7 +30,8 @@ export class MemoryCaches {
   }
 
   seen(owner: Owner): void {
-    this.usersSeen.add(ownerKey(owner));
+    // A shared space's owner is not a user (/metrics' unique_users counts people).
+    if (!isSpaceOwnerId(owner.userId)) this.usersSeen.add(ownerKey(owner));
   }
 
   /**
@@ -52,7 +53,7 @@ export class MemoryCaches {
 
   /** After `writes` memories of the user were stored, changed or deleted ("all": every one of them). */
   touched(owner: Owner, writes: number | "all"): void {
-    this.usersSeen.add(ownerKey(owner));
+    this.seen(owner);
     this.results.invalidate(owner);
     this.totals.invalidate(owner);
     if (writes === "all") this.search.forgetUser(owner);

@@ -308,6 +308,13 @@ describe("spaces: reading across spaces", () => {
     expect(seen).toEqual(expected);
   });
 
+  test("/metrics counts the people who read, not the spaces they read from", async () => {
+    await withMemories();
+    await app.as(app.keys.bo).post("/search_memory", { query: "staging", include_shared: true });
+    await app.as(app.keys.ana).get("/list_memories?include_shared=true");
+    expect((await app.as(app.keys.admin).get("/metrics")).body.unique_users).toBe(2);
+  });
+
   test("naming a space twice, or with include_shared too, lists its memories once", async () => {
     await withMemories();
     const r = await app.as(app.keys.bo).get(`/list_memories?spaces=${SPACE}&spaces=${SPACE}&include_shared=true`);
