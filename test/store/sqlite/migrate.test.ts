@@ -157,9 +157,10 @@ describe("migration 19 (organizations)", () => {
   });
 });
 
-describe("migration 25 (list count index)", () => {
-  test("a store made before it counts a user's visible, current memories from the index alone, and as before", async () => {
-    const db = await storeBefore(MIGRATIONS.find((m) => m.name === "list count index")!.version);
+describe("migrations 25 and 26 (list count index, then the index by scope)", () => {
+  test("a store made before them counts a user's visible, current memories from the index alone, and as before", async () => {
+    const from = MIGRATIONS.find((m) => m.name === "list count index")!.version;
+    const db = await storeBefore(from);
     const insert = db.query(
       `INSERT INTO memories (id, org_id, user_id, agent_id, memory, created_at, updated_at, expires_at, superseded_by)
        VALUES (?, ?, ?, 'a', 'text', 0, 0, ?, ?)`,
@@ -169,7 +170,7 @@ describe("migration 25 (list count index)", () => {
     insert.run("m3", HOME_ORG, "alice", 5, null);
     insert.run("m4", HOME_ORG, "alice", 500, null);
     insert.run("m5", HOME_ORG, "bob", null, null);
-    expect(migrate(db, HOME_ORG)).toBe(1);
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.filter((m) => m.version >= from).length);
     const store = new SqliteStore(db, silentLogger());
     const statements: string[] = [];
     const query = db.query.bind(db);
@@ -179,6 +180,6 @@ describe("migration 25 (list count index)", () => {
     const counts = statements.filter((s) => /count\(\*\)/.test(s));
     expect(counts).toHaveLength(1);
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${counts[0]}`).all() as { detail: string }[]).map((p) => p.detail);
-    expect(plan).toEqual(["SEARCH memories USING COVERING INDEX memories_user_agent_expiry (org_id=? AND user_id=?)"]);
+    expect(plan).toEqual(["SEARCH memories USING COVERING INDEX memories_by_scope (org_id=? AND user_id=?)"]);
   });
 });

@@ -26,6 +26,7 @@ import m0022 from "./0022_layer_keys.sql" with { type: "text" };
 import m0023 from "./0023_shared_spaces.sql" with { type: "text" };
 import m0024 from "./0024_graph_keys.sql" with { type: "text" };
 import m0025 from "./0025_list_count_index.sql" with { type: "text" };
+import m0026 from "./0026_memory_scope_index.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -71,4 +72,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 23, name: "shared spaces", sql: m0023 },
   { version: 24, name: "graph keys", sql: m0024, foreignKeysOff: true },
   { version: 25, name: "list count index", sql: m0025 },
+  { version: 26, name: "memory scope index", sql: m0026 },
 ];

@@ -1,0 +1,65 @@
+// What an add costs the store: the duplicate check of SPEC §11 is one lookup of the scope's text key, and
+// the index it reads is the one the per-user counts read whole, so each new memory adds one entry to it
+// rather than one to each of two indexes (every index entry is a page written on a busy store).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../../support/app";
+import { dbOf } from "../../support/store";
+
+let t: TestApp;
+const statements = new Set<string>();
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.post("/add_memories", { user_id: "u", agent_id: "chat", memory: "I keep bees on the roof" });
+  const db = dbOf(t);
+  const query = db.query.bind(db);
+  db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
+});
+afterAll(() => t.close());
+
+const plan = (sql: string) =>
+  (dbOf(t).prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+
+const memoryIndexes = () =>
+  dbOf(t)
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memories' AND sql IS NOT NULL ORDER BY name",
+    )
+    .all()
+    .map((r) => r.name);
+
+describe("the add path's plans", () => {
+  test("the duplicate check finds the scope's text key through one index, with no walk of the user's memories", async () => {
+    statements.clear();
+    const res = await t.post("/add_memories", { user_id: "u", agent_id: "chat", memory: "I keep bees on the roof!" });
+    expect(res.body.deduplicated).toHaveLength(1);
+    const check = [...statements].filter((s) => s.includes("text_key = ?") && s.startsWith("SELECT"));
+    expect(check).toHaveLength(1);
+    expect(plan(check[0]!)).toEqual([
+      "SEARCH memories USING INDEX memories_by_scope (org_id=? AND user_id=? AND agent_id=? AND session_id=? AND text_key=?)",
+    ]);
+  });
+
+  test("a list's total is counted from that same index alone, with or without an agent", async () => {
+    for (const path of ["/list_memories?user_id=u", "/list_memories?user_id=u&agent_id=chat"]) {
+      statements.clear();
+      const res = await t.request("GET", path);
+      expect(res.body.total).toBe(1);
+      const count = [...statements].filter((s) => s.includes("count(*) AS n, min(expires_at)"));
+      expect(count).toHaveLength(1);
+      expect(plan(count[0]!)[0]).toStartWith(
+        "SEARCH memories USING COVERING INDEX memories_by_scope (org_id=? AND user_id=?",
+      );
+    }
+  });
+
+  test("memories have one index per way they are read, and no second index by user and text key", () => {
+    expect(memoryIndexes()).toEqual([
+      "memories_by_agent",
+      "memories_by_scope",
+      "memories_by_successor",
+      "memories_by_user",
+      "memories_superseded_of_user",
+    ]);
+  });
+});
