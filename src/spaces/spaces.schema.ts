@@ -20,7 +20,9 @@ export const SpaceIdText = Type.String({
 const Role = Type.Union([Type.Literal("writer"), Type.Literal("reader")], {
   description: "writer: may add and promote memories into the space; reader: may only read them",
 });
-const MemberUserId = Type.String({ minLength: 1, maxLength: 256, description: "A user of the organization" });
+/** A user id (SPEC §2.2: 1–256 characters) with what it means in its place. */
+const UserIdText = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+const MemberUserId = UserIdText("A user of the organization");
 export const SpaceMember = Type.Object({ user_id: MemberUserId, role: Role }, STRICT);
 export type SpaceMember = Static<typeof SpaceMember>;
 const Members = Type.Array(SpaceMember, {
@@ -103,13 +105,7 @@ export type DeleteSpaceResponse = Static<typeof DeleteSpaceResponse>;
 /** The list_spaces tool's input: whose spaces (over HTTP, GET /spaces takes the user from the key). */
 export const ListSpacesInput = Type.Object(
   {
-    user_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 256,
-        description: "Whose spaces to list (default: the connection's user)",
-      }),
-    ),
+    user_id: Type.Optional(UserIdText("Whose spaces to list (default: the connection's user)")),
   },
   STRICT,
 );
@@ -119,11 +115,7 @@ export type ListSpacesInput = Static<typeof ListSpacesInput>;
 export const PromoteBody = Type.Object(
   {
     user_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 256,
-        description: "Whose memory it is (default: the key's user); the caller must be a writer of the space",
-      }),
+      UserIdText("Whose memory it is (default: the key's user); the caller must be a writer of the space"),
     ),
     space_id: SpaceIdText,
   },
