@@ -10,6 +10,7 @@ import { buildServices, type Engine } from "~/main";
 import { FakeClock } from "~/shared/clock";
 import { silentLogger } from "~/shared/logger";
 import type { MemoryRow } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 import { getTemplate } from "~/governance/templates";
 import { DAY_MS, HOUR_MS, YEAR_MS } from "~/governance/durations";
@@ -81,7 +82,7 @@ async function seedMemories(e: Engine, memories: number, versions: number, rand:
           Object.assign(row, { version: v, updated_at: at });
         }
       }
-    });
+    }, EVERY_ROW);
   }
 }
 
@@ -132,7 +133,7 @@ async function seedLayers(e: Engine, rand: () => number): Promise<void> {
         retainUntil: null,
       });
     }
-  });
+  }, EVERY_ROW);
 }
 
 async function seed(path: string, memories: number, versions: number): Promise<void> {

@@ -4,6 +4,7 @@
 // 250 ms so auditing costs the request path a push onto an array, not a disk write; the policy
 // check runs meanwhile, and rows keep the order of the calls.
 import type { AuditRow, Store } from "~/store/store";
+import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import type { Principal } from "~/shared/principal";
@@ -97,7 +98,7 @@ export class AuditLog {
       path: e.path,
       status: 200,
     };
-    await this.store.write((tx) => tx.governance.insertAudit([row]));
+    await this.store.write((tx) => tx.governance.insertAudit([row]), orgWide(e.organizationId));
   }
 
   private async byPolicy(call: AuditCall, at: number): Promise<AuditRow | null> {
@@ -120,8 +121,9 @@ export class AuditLog {
     const rows = (await Promise.all(calls)).filter((r) => r !== null);
     if (!rows.length) return;
     try {
-      // Named inside the write: an erasure that committed before it has told us its pseudonym by then.
-      await this.store.write((tx) => tx.governance.insertAudit(rows.map((r) => this.pseudonymized(r))));
+      // Named inside the write: an erasure that committed before it has told us its pseudonym by then. One
+      // batch holds calls of any organization (each row names its own): system work, EVERY_ROW.
+      await this.store.write((tx) => tx.governance.insertAudit(rows.map((r) => this.pseudonymized(r))), EVERY_ROW);
     } catch (e) {
       this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
     }
@@ -147,18 +149,18 @@ export class AuditLog {
   async prune(): Promise<number> {
     const now = this.clock.now();
     this.prunedAt = now;
-    const orgs = await this.store.read((r) => r.governance.auditOrganizations());
+    const orgs = await this.store.read((r) => r.governance.auditOrganizations(), EVERY_ROW);
     const limits = await Promise.all(
       orgs.map(async (org) => ({
         org,
         before: now - (await this.policies.forOrg(org)).policy.compliance.dataRetentionYears * YEAR_MS,
       })),
     );
-    return this.store.write(async (tx) => {
-      let n = 0;
-      for (const { org, before } of limits) n += await tx.governance.pruneAudit(org, before);
-      return n;
-    });
+    // Each organization's entries in a transaction of its own, scoped to it.
+    let n = 0;
+    for (const { org, before } of limits)
+      n += await this.store.write((tx) => tx.governance.pruneAudit(org, before), orgWide(org));
+    return n;
   }
 
   private async pruneQuietly(): Promise<void> {
@@ -184,7 +186,7 @@ export class AuditLog {
       typeof input.organizationId === "string" && input.organizationId
         ? input.organizationId
         : this.policies.defaultOrg;
-    const entries = (await this.store.read((r) => r.governance.audit(org, from, to, limit))).map((r) => ({
+    const entries = (await this.store.read((r) => r.governance.audit(org, from, to, limit), orgWide(org))).map((r) => ({
       ...r,
       at: new Date(r.at).toISOString(),
     }));

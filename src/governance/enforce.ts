@@ -2,6 +2,7 @@
 // effective policy requires, and applies it in one transaction per batch (or only counts, for
 // simulate and compliance reports). Every real run is written to the enforcement log.
 import type { MemoryInfo, Repos, Store } from "~/store/store";
+import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import { newId } from "~/shared/ids";
 import type { PolicyService } from "./policies";
@@ -75,7 +76,7 @@ export class Enforcer {
   async enforce(options: unknown): Promise<EnforcementResult> {
     const checked = validateEnforceOptions(options);
     const key = logKey(checked.scope, processedLayers(checked.scope, checked.layers), checked.rules);
-    const runs = () => this.store.read((r) => r.governance.enforcementRuns(key));
+    const runs = () => this.store.read((r) => r.governance.enforcementRuns(key), EVERY_ROW);
     const seen = (await runs()).count;
     return this.store.exclusive("enforcement", async () => {
       const { count, latest } = await runs();
@@ -94,7 +95,7 @@ export class Enforcer {
     const processed = processedLayers(scope, layers);
     const run = await this.run({ units, layers: processed, rules, now, apply: true });
     const row = logRow(logKey(scope, processed, rules), now, performance.now() - t0, run);
-    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row));
+    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row), EVERY_ROW);
     return { enforcedAt: now, ...totals(run.tallies), affectedLayers: [...processed] };
   }
 
@@ -122,12 +123,15 @@ export class Enforcer {
       const space = scope.memorySpaceId;
       return { spaces: [{ org: scope.organizationId ?? (await this.policies.orgOf(space)), space }], orgs: [] };
     }
-    const all = (await this.store.read((r) => r.governance.spaces())).map((s) => ({ org: s.org, space: s.id }));
+    const all = (await this.store.read((r) => r.governance.spaces(), EVERY_ROW)).map((s) => ({
+      org: s.org,
+      space: s.id,
+    }));
     if (scope?.organizationId !== undefined) {
       const org = scope.organizationId;
       return { spaces: all.filter((s) => s.org === org), orgs: [org] };
     }
-    const organizations = await this.store.read((r) => r.inventory.organizations());
+    const organizations = await this.store.read((r) => r.inventory.organizations(), EVERY_ROW);
     return { spaces: all, orgs: [...new Set([this.policies.defaultOrg, ...organizations])] };
   }
 
@@ -178,7 +182,10 @@ export class Enforcer {
 
   private async conversations(u: SpaceUnit, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = ""; ; ) {
-      const batch = await this.store.read((r) => r.retention.conversations(u.org, u.space, after, BATCH));
+      const batch = await this.store.read(
+        (r) => r.retention.conversations(u.org, u.space, after, BATCH),
+        orgWide(u.org),
+      );
       if (!batch.length) return;
       const plan = planConversationBatch(ctx, batch);
       if (apply)
@@ -188,7 +195,7 @@ export class Enforcer {
             ctx.now,
           );
           await tx.conversations.delete(plan.delete.map((a) => a.id));
-        });
+        }, orgWide(u.org));
       add("conversations", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.id;
     }
@@ -200,7 +207,7 @@ export class Enforcer {
     const planned = (m: MemoryInfo) => !retention || m.expiresAt === null || m.expiresAt > ctx.now;
     let orphans = 0;
     for (let after = 0; ; ) {
-      const batch = await this.store.read((r) => r.retention.memories(u.org, u.space, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.memories(u.org, u.space, after, BATCH), orgWide(u.org));
       if (!batch.length) break;
       const plan = planVectorBatch(ctx, batch.filter(planned));
       const byId = new Map(batch.map((m) => [m.id, m]));
@@ -213,7 +220,7 @@ export class Enforcer {
               (p) => byId.get(p.id) ?? { id: p.id, rowid: p.rowid!, org: p.org!, userId: p.userId! },
             ),
           );
-        });
+        }, orgWide(u.org));
       orphans += plan.purgeMemories.filter((p) => p.reason === "purging.deleteOrphaned").length;
       add("vector", tallyPlan(plan), removalDueTimes(plan));
       after = batch.at(-1)!.rowid;
@@ -225,10 +232,13 @@ export class Enforcer {
   /** Temporary memories past expiresAt are invisible already; retention removes them for good (minimum retention permitting). */
   private async expiredTemporaries(u: SpaceUnit, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after = 0; ; ) {
-      const batch = await this.store.read((r) => r.retention.expiredMemories(u.org, u.space, ctx.now, after, BATCH));
+      const batch = await this.store.read(
+        (r) => r.retention.expiredMemories(u.org, u.space, ctx.now, after, BATCH),
+        orgWide(u.org),
+      );
       if (!batch.length) return;
       const purge = batch.filter((m) => !isHeldByMinimumRetention(ctx.policy, m.updatedAt, ctx.now, m.retainUntil));
-      if (apply) await this.store.write((tx) => this.purger.purgeMemories(tx, purge));
+      if (apply) await this.store.write((tx) => this.purger.purgeMemories(tx, purge), orgWide(u.org));
       const bytesFreed = purge.reduce((n, m) => n + m.bytes, 0);
       add(
         "vector",
@@ -241,14 +251,14 @@ export class Enforcer {
 
   private async immutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = await this.store.read((r) => r.retention.immutable(org, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.immutable(org, after, BATCH), orgWide(org));
       if (!batch.length) return;
       const plan = planImmutableBatch(ctx, batch);
       if (apply)
         await this.store.write(async (tx) => {
           await tx.immutable.deleteVersions(plan.deleteVersions);
           await tx.immutable.delete(plan.purgeEntities);
-        });
+        }, orgWide(org));
       add("immutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
       after = [last.type, last.id];
@@ -257,10 +267,10 @@ export class Enforcer {
 
   private async mutable(org: string, ctx: PlanContext, apply: boolean, add: Adder): Promise<void> {
     for (let after: [string, string] = ["", ""]; ; ) {
-      const batch = await this.store.read((r) => r.retention.mutable(org, after, BATCH));
+      const batch = await this.store.read((r) => r.retention.mutable(org, after, BATCH), orgWide(org));
       if (!batch.length) return;
       const plan = planMutableBatch(ctx, batch);
-      if (apply) await this.store.write((tx) => tx.mutable.delete(plan.deleteKeys));
+      if (apply) await this.store.write((tx) => tx.mutable.delete(plan.deleteKeys), orgWide(org));
       add("mutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
       after = [last.namespace, last.key];

@@ -1,6 +1,7 @@
 // Policy storage and resolution: setPolicy / getPolicy / setAgentOverride, the effective
 // policy of an organization or memory space, and the justification gate for memory writes.
 import type { Repos, ScopeKind, Store } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -51,7 +52,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
       if (memorySpaceId !== undefined && organizationId !== undefined)
         await tx.governance.registerSpace(memorySpaceId, organizationId, now);
       await tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
-    });
+    }, EVERY_ROW);
     this.cache.clear();
     return {
       success: true,
@@ -71,7 +72,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     await this.store.write(async (tx) => {
       if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, organizationId, now);
       await tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
-    });
+    }, EVERY_ROW);
     this.cache.clear();
   }
 
@@ -84,7 +85,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const { organizationId, memorySpaceId } = validateRemoveScope(scope);
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
-    const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId));
+    const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId), EVERY_ROW);
     this.cache.clear();
     return { success: true, removed, kind, scopeId };
   }
@@ -225,7 +226,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value as T;
-    const value = await (r ? read(r) : this.store.read(read));
+    const value = await (r ? read(r) : this.store.read(read, EVERY_ROW));
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });
     return value;

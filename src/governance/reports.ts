@@ -1,6 +1,7 @@
 // Compliance reports and enforcement statistics computed from real data, the enforcement log
 // and the deletion-request log (SPEC §5.5).
 import type { EnforcementLogRow, Store } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import type { Enforcer } from "./enforce";
 import type { PolicyService } from "./policies";
@@ -34,15 +35,18 @@ export class Reports {
     const owner = org ?? units.spaces[0]?.org ?? this.policies.defaultOrg;
     const log = await this.logFor(spaceIds, org, start, end);
     const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
-    const unfulfilled = (await this.store.read((r) => r.governance.oldestUnfulfilledRequest())) ?? undefined;
+    const unfulfilled = (await this.store.read((r) => r.governance.oldestUnfulfilledRequest(), EVERY_ROW)) ?? undefined;
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
-    const inv = await this.store.read(async (r) => ({
-      imm: org ? await r.inventory.immutable(org) : { entities: 0, versions: 0 },
-      oldest: await r.inventory.oldest(owner, spaceIds, org !== null),
-      conversations: await r.inventory.conversations(owner, spaceIds),
-      memories: await r.inventory.memories(owner, spaceIds),
-      keys: org ? await r.inventory.mutable(org) : 0,
-    }));
+    const inv = await this.store.read(
+      async (r) => ({
+        imm: org ? await r.inventory.immutable(org) : { entities: 0, versions: 0 },
+        oldest: await r.inventory.oldest(owner, spaceIds, org !== null),
+        conversations: await r.inventory.conversations(owner, spaceIds),
+        memories: await r.inventory.memories(owner, spaceIds),
+        keys: org ? await r.inventory.mutable(org) : 0,
+      }),
+      EVERY_ROW,
+    );
     const imm = inv.imm;
     const { policy } =
       scope.memorySpaceId !== undefined
@@ -89,7 +93,7 @@ export class Reports {
     const { windowMs } = validateStatsPeriod(period);
     const end = this.clock.now();
     const start = end - windowMs;
-    const rows = await this.store.read((r) => r.governance.enforcementLog(start, end));
+    const rows = await this.store.read((r) => r.governance.enforcementLog(start, end), EVERY_ROW);
     const sum = (k: keyof EnforcementLogRow) => rows.reduce((n, r) => n + (r[k] as number), 0);
     const storageFreed = bytesToMB(sum("bytes_freed"));
     return {
@@ -113,11 +117,17 @@ export class Reports {
    */
   private async logFor(spaces: string[], org: string | null, start: number, end: number): Promise<EnforcementLogRow[]> {
     if (!org)
-      return this.store.read((r) => r.governance.enforcementLog(start, end, { kind: "memorySpace", ids: spaces }));
-    const [all, ofOrg] = await this.store.read(async (r) => [
-      await r.governance.enforcementLog(start, end),
-      await r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
-    ]);
+      return this.store.read(
+        (r) => r.governance.enforcementLog(start, end, { kind: "memorySpace", ids: spaces }),
+        EVERY_ROW,
+      );
+    const [all, ofOrg] = await this.store.read(
+      async (r) => [
+        await r.governance.enforcementLog(start, end),
+        await r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
+      ],
+      EVERY_ROW,
+    );
     const orgOf = new Map<string, string>();
     for (const row of all)
       if (row.scope_kind === "memorySpace" && !orgOf.has(row.scope_id))
@@ -127,7 +137,7 @@ export class Reports {
   }
 
   private async userRequests(start: number, end: number): Promise<ComplianceReport["userRequests"]> {
-    const reqs = await this.store.read((r) => r.governance.deletionRequests(start, end));
+    const reqs = await this.store.read((r) => r.governance.deletionRequests(start, end), EVERY_ROW);
     const done = reqs.filter((r) => r.fulfilled_at !== null);
     const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
     return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };

@@ -1,6 +1,7 @@
 // The embedded graph: entities, relationships and MENTIONS links kept in the main store (GraphRepo),
 // every read and write scoped by user_id; the merge rules and traversal limits of graph-rules.ts.
 import type { EntityRow, Repos, Store } from "~/store/store";
+import { EVERY_ROW, userScope } from "~/shared/store-scope";
 import { systemClock, type Clock } from "~/shared/clock";
 import { validationError } from "~/shared/errors";
 import {
@@ -61,13 +62,13 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
         stored.push(next ?? existing!);
       }
       return stored;
-    });
+    }, userScope(owner));
   }
 
   async putEntities(owner: Owner, entities: Entity[]): Promise<void> {
     await this.store.write(async (tx) => {
       for (const e of entities) await this.writeEntity(tx, owner, e);
-    });
+    }, userScope(owner));
   }
 
   async upsertRelationships(owner: Owner, rels: RelationshipInput[]): Promise<Relationship[]> {
@@ -87,7 +88,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
         });
       }
       return stored;
-    });
+    }, userScope(owner));
   }
 
   async putRelationships(owner: Owner, rels: Relationship[]): Promise<void> {
@@ -97,7 +98,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
         const [from, to] = ends[i]!;
         await tx.graph.putRelationship(owner, from, r.type, to, JSON.stringify(r.properties), this.clock.now());
       }
-    });
+    }, userScope(owner));
   }
 
   async putMentions(owner: Owner, mentions: GraphSnapshot["mentions"]): Promise<void> {
@@ -106,21 +107,21 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
         const row = await tx.graph.entity(owner, m.entity.type, m.entity.id);
         if (row) await tx.graph.link(owner, m.memoryId, row.node);
       }
-    });
+    }, userScope(owner));
   }
 
   async findEntities(owner: Owner, o: FindEntitiesOptions): Promise<Entity[]> {
     const q = { type: o.type ?? null, q: o.q ? o.q.toLowerCase() : null, limit: o.limit };
-    return (await this.store.read((r) => r.graph.find(owner, q))).map(toEntity);
+    return (await this.store.read((r) => r.graph.find(owner, q), userScope(owner))).map(toEntity);
   }
 
   async traverse(owner: Owner, o: TraverseOptions): Promise<TraverseResult> {
     const { maxDepth, limit, types } = checkTraverse(o);
-    const start = await this.store.read((r) => r.graph.entity(owner, o.start.type, o.start.id));
+    const start = await this.store.read((r) => r.graph.entity(owner, o.start.type, o.start.id), userScope(owner));
     if (!start) throw startNotFound(o.start);
     const walk = { start: start.node, direction: o.direction, types: types ?? null, limit };
     const rows = await deepen(maxDepth, limit, (depth) =>
-      this.store.read((r) => r.graph.walk(owner, { ...walk, maxDepth: depth })),
+      this.store.read((r) => r.graph.walk(owner, { ...walk, maxDepth: depth }), userScope(owner)),
     );
     const entities: TraversedEntity[] = rows.map((r) => ({
       type: r.type,
@@ -140,48 +141,51 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
       const nodes: number[] = [];
       for (const [i, ref] of entities.entries()) nodes.push(await nodeOf(tx, owner, ref, `entities[${i}]`));
       for (const node of nodes) await tx.graph.link(owner, memoryId, node);
-    });
+    }, userScope(owner));
   }
 
   async unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number> {
     if (memoryIds.length === 0) return 0;
-    return this.store.write((tx) => tx.graph.unlink(owner, memoryIds));
+    return this.store.write((tx) => tx.graph.unlink(owner, memoryIds), userScope(owner));
   }
 
   async memoriesMentioning(owner: Owner, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
     if (entities.length === 0) return [];
-    return this.store.read((r) => r.graph.memoriesMentioning(owner, entities, limit));
+    return this.store.read((r) => r.graph.memoriesMentioning(owner, entities, limit), userScope(owner));
   }
 
   async entitiesForMemories(owner: Owner, memoryIds: string[]): Promise<Mention[]> {
     if (memoryIds.length === 0) return [];
-    const rows = await this.store.read((r) => r.graph.entitiesOfMemories(owner, memoryIds));
+    const rows = await this.store.read((r) => r.graph.entitiesOfMemories(owner, memoryIds), userScope(owner));
     return rows.map((r) => ({ memoryId: r.memoryId, entity: { type: r.type, id: r.id, name: r.name } }));
   }
 
   async deleteUser(owner: Owner): Promise<number> {
-    return this.store.write((tx) => tx.graph.deleteUser(owner));
+    return this.store.write((tx) => tx.graph.deleteUser(owner), userScope(owner));
   }
 
   async wipe(): Promise<void> {
-    await this.store.write((tx) => tx.graph.wipe());
+    await this.store.write((tx) => tx.graph.wipe(), EVERY_ROW);
   }
 
   async owners(): Promise<Owner[]> {
-    return this.store.read((r) => r.graph.users());
+    return this.store.read((r) => r.graph.users(), EVERY_ROW);
   }
 
   async exportUser(owner: Owner): Promise<GraphSnapshot> {
-    const { entities, relationships, ids } = await this.store.read(async (r) => ({
-      entities: (await r.graph.entities(owner)).map(toEntity),
-      relationships: (await r.graph.relationships(owner)).map((x) => ({
-        from: x.from,
-        type: x.type,
-        to: x.to,
-        properties: parseProps(x.properties),
-      })),
-      ids: await r.graph.linkedMemories(owner),
-    }));
+    const { entities, relationships, ids } = await this.store.read(
+      async (r) => ({
+        entities: (await r.graph.entities(owner)).map(toEntity),
+        relationships: (await r.graph.relationships(owner)).map((x) => ({
+          from: x.from,
+          type: x.type,
+          to: x.to,
+          properties: parseProps(x.properties),
+        })),
+        ids: await r.graph.linkedMemories(owner),
+      }),
+      userScope(owner),
+    );
     const mentions = (await this.entitiesForMemories(owner, ids)).map((m) => ({
       memoryId: m.memoryId,
       entity: { type: m.entity.type, id: m.entity.id },
@@ -194,7 +198,7 @@ export class EmbeddedGraph implements GraphReplica, GraphExportSource {
   }
 
   private async edgesAmong(owner: Owner, byNode: Map<number, EntityRow>): Promise<Edge[]> {
-    const rows = await this.store.read((r) => r.graph.edgesFrom(owner, [...byNode.keys()]));
+    const rows = await this.store.read((r) => r.graph.edgesFrom(owner, [...byNode.keys()]), userScope(owner));
     const out: Edge[] = [];
     for (const r of rows) {
       const from = byNode.get(r.fromNode);

@@ -2,6 +2,7 @@
 // authenticate a presented key on every request. Authentication sees the key's row as the store has it
 // now (see keyRow), so a revocation by any process sharing the store applies at the next request.
 import type { KeyRow, Store } from "~/store/store";
+import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
 import type { Logger } from "~/shared/logger";
@@ -72,7 +73,7 @@ export class KeysService {
       created_at: now,
       expires_at: expiresAt,
     };
-    await this.store.write((tx) => tx.keys.insert(row));
+    await this.store.write((tx) => tx.keys.insert(row), orgWide(org));
     const { last_used_at: _, revoked_at: __, ...view } = toView({ ...row, last_used_at: null, revoked_at: null });
     return { success: true as const, ...view, key };
   }
@@ -80,18 +81,21 @@ export class KeysService {
   /** The organization's keys; without an organization, every key of the store (the operator's CLI). */
   async list(org?: string): Promise<KeyListResponse> {
     await this.flush();
-    const rows = await this.store.read((r) => (org === undefined ? r.keys.all() : r.keys.list(org)));
+    const rows = await this.store.read(
+      (r) => (org === undefined ? r.keys.all() : r.keys.list(org)),
+      org === undefined ? EVERY_ROW : orgWide(org),
+    );
     return { success: true as const, keys: rows.map(toView) };
   }
 
   /** The organization of a key, in any organization (the operator's CLI revokes by id alone). */
   async orgOf(id: string): Promise<string | null> {
-    return (await this.store.read((r) => r.keys.byId(id)))?.org_id ?? null;
+    return (await this.store.read((r) => r.keys.byId(id), EVERY_ROW))?.org_id ?? null;
   }
 
   async revoke(org: string, id: string): Promise<RevokeKeyResponse> {
     const now = this.clock.now();
-    const revoked = await this.store.write((tx) => tx.keys.revoke(org, id, now));
+    const revoked = await this.store.write((tx) => tx.keys.revoke(org, id, now), orgWide(org));
     this.rows.clear(); // after the write: a row cached while it ran is dropped too
     if (!revoked) throw notFound("key", id);
     return { success: true as const, id, revoked_at: iso(now) };
@@ -140,12 +144,12 @@ export class KeysService {
    * with a key on every request, get fell by a third (3k memories).
    */
   private keyRow(id: string): MaybePromise<KeyRow | null> {
-    if (this.store.userChangeVersion) return this.store.read((r) => r.keys.byId(id));
+    if (this.store.userChangeVersion) return this.store.read((r) => r.keys.byId(id), EVERY_ROW);
     const version = this.store.externalVersion();
     const cached = this.rows.get(id);
     if (cached && cached.version === version) return cached.row;
     return this.store
-      .read((r) => r.keys.byId(id))
+      .read((r) => r.keys.byId(id), EVERY_ROW)
       .then((row) => {
         if (this.rows.size >= MAX_CACHED) this.rows.clear();
         if (row && this.store.externalVersion() === version) this.rows.set(id, { row, version });
@@ -155,7 +159,7 @@ export class KeysService {
 
   /** Keys that could authenticate now, in any organization (start-up: can anyone log in?). */
   usableCount(): Promise<number> {
-    return this.store.read((r) => r.keys.usable(this.clock.now()));
+    return this.store.read((r) => r.keys.usable(this.clock.now()), EVERY_ROW);
   }
 
   private noteUse(id: string, at: number): void {
@@ -171,7 +175,7 @@ export class KeysService {
     const uses = [...this.uses].map(([id, at]) => ({ id, at }));
     this.uses.clear();
     try {
-      await this.store.write((tx) => tx.keys.touch(uses));
+      await this.store.write((tx) => tx.keys.touch(uses), EVERY_ROW);
     } catch (e) {
       this.logger.warn("could not record the last use of keys", { keys: uses.length, error: (e as Error).message });
     }

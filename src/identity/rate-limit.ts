@@ -3,6 +3,7 @@
 // estimated from two fixed ones: the previous window's hits weighted by how much of it still overlaps.
 
 import type { Repos, Store, WindowCounts } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import type { Rate } from "~/shared/rate";
 import type { MaybePromise } from "~/shared/maybe-async";
 
@@ -84,7 +85,7 @@ export class RateLimiter {
       const out: WindowCounts[] = [];
       for (const o of owed) out.push(await r.rateLimits.hit(o.key, o.v.start, w, o.n));
       return out;
-    });
+    }, EVERY_ROW);
     const now = this.now();
     owed.forEach((o, i) => this.views.get(o.key) === o.v && Object.assign(o.v, counts[i], { at: now }));
     for (const [key, v] of this.views) if (v.pending === 0 && now - v.start >= 2 * w) this.views.delete(key);
@@ -129,7 +130,8 @@ export class RateLimiter {
       if (owed > 0 && owedStart !== start) await r.rateLimits.hit(key, owedStart, w, owed);
       return here > 0 ? r.rateLimits.hit(key, start, w, here) : r.rateLimits.peek(key, start, w);
     };
-    const counts = here > 0 || prune || owed > 0 ? await this.store.group(body) : await this.store.read(body);
+    const counts =
+      here > 0 || prune || owed > 0 ? await this.store.group(body, EVERY_ROW) : await this.store.read(body, EVERY_ROW);
     this.views.set(key, { ...counts, start, at: now, pending: this.views.get(key)?.pending ?? 0 });
     return counts;
   }

@@ -1,6 +1,7 @@
 // Reading the request audit log (SPEC §8: GET /audit, admin only): one organization's entries, oldest
 // first, filtered in SQL by time, principal and target user, paged by the last row id seen.
 import type { Store, StoredAuditRow } from "~/store/store";
+import { orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import { validationError } from "~/shared/errors";
 import { parseDateInput } from "~/governance/validate";
@@ -21,16 +22,18 @@ export class RequestAudit {
     const to = input.to === undefined ? this.clock.now() : timeOf(input.to, "to");
     const limit = input.limit ?? 100;
     await this.flush();
-    const rows = await this.store.read((r) =>
-      r.governance.auditPage({
-        orgId: org,
-        from,
-        to,
-        principal: input.principal,
-        userId: input.user_id,
-        after: input.cursor === undefined ? undefined : afterOf(input.cursor),
-        limit: limit + 1,
-      }),
+    const rows = await this.store.read(
+      (r) =>
+        r.governance.auditPage({
+          orgId: org,
+          from,
+          to,
+          principal: input.principal,
+          userId: input.user_id,
+          after: input.cursor === undefined ? undefined : afterOf(input.cursor),
+          limit: limit + 1,
+        }),
+      orgWide(org),
     );
     const page = rows.slice(0, limit);
     const more = rows.length > limit;

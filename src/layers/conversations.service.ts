@@ -1,6 +1,7 @@
 // Conversations layer (SPEC §5.1): append-only message logs per user and memory space,
 // created by add_memories with messages and by the conversations API.
 import type { ConversationRow, Repos, Store } from "~/store/store";
+import { userScope } from "~/shared/store-scope";
 import { iso, isoOrNull, type Clock } from "~/shared/clock";
 import { AppError, notFound } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -59,15 +60,17 @@ export class ConversationsService implements ConversationRecorder {
 
   async create(scope: UserScope, input: CreateConversationInput): Promise<ConversationResponse> {
     const now = this.clock.now();
-    const id = await this.store.write((tx) =>
-      this.record(tx, {
-        org: scope.org,
-        userId: scope.userId,
-        agentId: scope.agentId ?? input.agent_id ?? DEFAULT_SPACE,
-        sessionId: input.session_id,
-        messages: input.messages ?? [],
-        now,
-      }),
+    const id = await this.store.write(
+      (tx) =>
+        this.record(tx, {
+          org: scope.org,
+          userId: scope.userId,
+          agentId: scope.agentId ?? input.agent_id ?? DEFAULT_SPACE,
+          sessionId: input.session_id,
+          messages: input.messages ?? [],
+          now,
+        }),
+      userScope(scope),
     );
     return this.get(scope, id);
   }
@@ -79,7 +82,7 @@ export class ConversationsService implements ConversationRecorder {
         throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
       const now = this.clock.now();
       await tx.conversations.append(id, input.messages, now, await this.earned(c.memory_space_id, now, tx));
-    });
+    }, userScope(scope));
     return this.get(scope, id);
   }
 
@@ -96,16 +99,19 @@ export class ConversationsService implements ConversationRecorder {
         ...summary(c),
         messages: messages.map((m) => ({ role: m.role, content: m.content, timestamp: m.timestamp })),
       };
-    });
+    }, userScope(scope));
   }
 
   async list(scope: UserScope, input: ListConversationsInput): Promise<ConversationListResponse> {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? decodeCursor(input.cursor) : undefined;
-    const { rows, total } = await this.store.read(async (r) => ({
-      rows: await r.conversations.page(scope, limit + 1, after),
-      total: await r.conversations.count(scope),
-    }));
+    const { rows, total } = await this.store.read(
+      async (r) => ({
+        rows: await r.conversations.page(scope, limit + 1, after),
+        total: await r.conversations.count(scope),
+      }),
+      userScope(scope),
+    );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const hasMore = rows.length > limit;

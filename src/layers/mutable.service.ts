@@ -1,6 +1,7 @@
 // Mutable layer (SPEC §5.1): org-wide (namespace, key) → JSON value with updatedAt,
 // accessedAt and an optional expiry (ttl duration or expiresAt); expired keys read as missing.
 import type { MutableRow, Store } from "~/store/store";
+import { orgWide } from "~/shared/store-scope";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { AppError, notFound, validationError } from "~/shared/errors";
 import type { OrgScope } from "~/shared/principal";
@@ -45,17 +46,17 @@ export class MutableService {
       now,
       retainUntil,
     };
-    const row = await this.store.write((tx) => tx.mutable.put(entry));
+    const row = await this.store.write((tx) => tx.mutable.put(entry), orgWide(scope.org));
     return { success: true as const, ...view(row, now) };
   }
 
   async get(scope: OrgScope, namespace: string, key: string): Promise<MutableResponse> {
     const now = this.clock.now();
-    const row = await this.store.read((r) => r.mutable.get(scope.org, namespace, key, now));
+    const row = await this.store.read((r) => r.mutable.get(scope.org, namespace, key, now), orgWide(scope.org));
     // A key of another user is missing for a member or reader key (SPEC §8).
     if (!row || (scope.viewer !== undefined && row.user_id !== null && row.user_id !== scope.viewer))
       throw notFound("key", `${namespace}/${key}`);
-    await this.store.write((tx) => tx.mutable.touch(namespace, key, now));
+    await this.store.write((tx) => tx.mutable.touch(namespace, key, now), orgWide(scope.org));
     return { success: true as const, ...view(row, now) };
   }
 
@@ -68,7 +69,7 @@ export class MutableService {
       if (held != null)
         throw new AppError("CONFLICT", `key '${namespace}/${key}' is under minimum retention until ${iso(held)}`);
       await tx.mutable.deleteLive(scope.org, namespace, key, now);
-    });
+    }, orgWide(scope.org));
     return { success: true as const, deleted_count: 1 };
   }
 }

@@ -3,6 +3,7 @@
 // whose facts have all ended is marked superseded. Claims are read before the write (the LLM is
 // slow), decisions are taken inside it, so concurrent writes decide on what is committed.
 import type { FactRow, FactScope, Repos, Store } from "~/store/store";
+import { userScope } from "~/shared/store-scope";
 import type { Claim } from "~/facts/fact-claims";
 import type { FactRecogniser, KnownFact } from "~/facts/fact-recogniser";
 import { KNOWN_FACTS_SHOWN } from "~/facts/llm-fact-recogniser";
@@ -28,7 +29,7 @@ export class MemoryFacts {
   async claims(scope: FactScope, texts: { text: string; own: boolean }[]): Promise<Claim[][]> {
     if (!texts.some((t) => t.own)) return texts.map(() => []);
     const known: KnownFact[] = this.recogniser.readsKnown
-      ? (await this.store.read((r) => r.facts.recent(scope, KNOWN_FACTS_SHOWN))).map((f) => ({
+      ? (await this.store.read((r) => r.facts.recent(scope, KNOWN_FACTS_SHOWN), userScope(scope))).map((f) => ({
           subject: f.subject,
           attribute: f.attribute,
           value: f.value,

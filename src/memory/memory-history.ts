@@ -1,6 +1,7 @@
 // What reads show of SPEC §11's history: supersedes / superseded_by on shown memories, and a memory's
 // versions followed by those of the memories it superseded.
 import type { MemoryRow, Owner, Store, VersionRow } from "~/store/store";
+import { userScope } from "~/shared/store-scope";
 import { iso } from "~/shared/clock";
 import type { VersionsResponse } from "./memory.schema";
 
@@ -14,7 +15,7 @@ const NONE = new Map<string, string[]>();
  */
 export async function historyOf(store: Store, owner: Owner, rows: readonly Shown[]) {
   const ids = rows.filter((m) => m.has_facts).map((m) => m.id);
-  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(owner, ids)) : NONE;
+  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(owner, ids), userScope(owner)) : NONE;
   return (m: Shown) => ({
     ...(supersedes.has(m.id) ? { supersedes: supersedes.get(m.id)! } : {}),
     ...(m.superseded_by ? { superseded_by: m.superseded_by } : {}),
@@ -26,6 +27,7 @@ export async function versionsOf(store: Store, row: MemoryRow): Promise<Versions
   const owner = { org: row.org_id, userId: row.user_id };
   const [own, older] = await store.read(
     async (r) => [await r.memories.versions(owner, row.id), await r.memories.predecessors(owner, row.id)] as const,
+    userScope(owner),
   );
   const entries = (m: MemoryRow, previous: VersionRow[], whose: object) => [
     { version: m.version, memory: m.memory, created_at: iso(m.updated_at), ...whose },

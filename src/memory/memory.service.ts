@@ -1,7 +1,8 @@
 // The memory operations of SPEC §2.3 — add, search, list, get, update, delete, delete_all —
 // with isolation, scoping, versions, the search cache and the cascade through other layers; and
 // SPEC §11's duplicates and supersedes (memory-facts.ts).
-import type { FactScope, MemoryRow, Owner, Repos, Store, StoreScope, VectorSpace } from "~/store/store";
+import type { FactScope, MemoryRow, Owner, Repos, Store, VectorSpace } from "~/store/store";
+import { EVERY_ROW, orgWide, userScope } from "~/shared/store-scope";
 import type { Claim } from "~/facts/fact-claims";
 import { normaliseText, textKey } from "~/shared/text-key";
 import type { SearchService } from "~/search/search.service";
@@ -52,7 +53,6 @@ export interface MemoryDeps {
 }
 
 /** A transaction of one user's memories: on PostgreSQL row-level security hides every other user's rows from it. */
-const mine = (o: Owner): StoreScope => ({ org: o.org, user: o.userId });
 
 export class MemoryService {
   private readonly store: Store;
@@ -88,10 +88,13 @@ export class MemoryService {
 
   /** What the store holds now, for /metrics: memories (expired ones until cleanup), their users, its size. */
   async inventory(): Promise<{ memories: number; users: number; storeBytes: number }> {
-    const counts = await this.store.read(async (r) => ({
-      memories: await r.memories.total(),
-      users: await r.memories.users(),
-    }));
+    const counts = await this.store.read(
+      async (r) => ({
+        memories: await r.memories.total(),
+        users: await r.memories.users(),
+      }),
+      EVERY_ROW,
+    );
     return { ...counts, storeBytes: await this.store.sizeBytes() };
   }
 
@@ -143,7 +146,7 @@ export class MemoryService {
         out.push(await this.storeDraft(tx, scope, { ...d, claims: claims[i]!, vector }, row));
       }
       return out;
-    }, mine(scope));
+    }, userScope(scope));
     this.search.written(vectors);
     const created = stored.filter((m) => !m.duplicate);
     this.caches.touched(scope, created.length);
@@ -289,7 +292,7 @@ export class MemoryService {
           after: q.after,
           includeSuperseded,
         }),
-      mine(scope),
+      userScope(scope),
     );
     const history = await historyOf(this.store, scope, page);
     return {
@@ -358,7 +361,7 @@ export class MemoryService {
           },
         ]);
       if (claims) await this.restate(tx, space, row, text, claims);
-    }, mine(space));
+    }, userScope(space));
     this.search.written(vectors);
     this.caches.touched(scope, 1);
     if (input.memory !== undefined)
@@ -421,7 +424,7 @@ export class MemoryService {
       const vector = vectors ? { space: vectors.space, vector: vectors.vectors[0] ?? null } : undefined;
       const at = { now, retainUntil, conversationRef: old.conversation_ref };
       return this.storeDraft(tx, scope, { ...draft, claims: claims!, vector, explicit: [old.id] }, at);
-    }, mine(scope));
+    }, userScope(scope));
     this.search.written(vectors);
     this.caches.touched(who, out.duplicate ? 1 : 2);
     if (!out.duplicate) await this.hooks.graph.linkMemories(who, [{ id: out.id, text: body.memory }]);
@@ -439,7 +442,7 @@ export class MemoryService {
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
       await this.purger.purgeMemories(tx, [{ rowid: row.rowid, id: row.id, org: row.org_id, userId: row.user_id }]);
-    }, mine(scope));
+    }, userScope(scope));
     return { success: true, deleted_count: 1 };
   }
 
@@ -453,16 +456,21 @@ export class MemoryService {
     if (cascade && scope.agentId !== undefined)
       throw new AppError("FORBIDDEN", `a key bound to agent '${scope.agentId}' cannot erase the user's other data`);
     const removedIds: string[] = [];
-    const result = await this.store.write(async (tx) => {
-      const removed = await this.deleteOwned(tx, scope, cascade);
-      removedIds.push(...removed);
-      const deleted = removed.length;
-      const kept = await tx.memories.countForUser(scope, scope.agentId);
-      const erased = cascade ? await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept }) : null;
-      const retained = erased ? erased.retained : kept ? { vector: kept } : {};
-      const indexed = cascade && (await tx.memories.forgetUser(scope));
-      return { deleted, retained, indexed, renamedIn: erased?.renamedIn ?? [] };
-    });
+    const result = await this.store.write(
+      async (tx) => {
+        const removed = await this.deleteOwned(tx, scope, cascade);
+        removedIds.push(...removed);
+        const deleted = removed.length;
+        const kept = await tx.memories.countForUser(scope, scope.agentId);
+        const erased = cascade ? await this.hooks.erasure.eraseUser(tx, scope, { deleted, retained: kept }) : null;
+        const retained = erased ? erased.retained : kept ? { vector: kept } : {};
+        const indexed = cascade && (await tx.memories.forgetUser(scope));
+        return { deleted, retained, indexed, renamedIn: erased?.renamedIn ?? [] };
+        // A cascade rewrites the user's id in the logs (and in shared spaces' provenance) to a pseudonym
+        // (erasure.ts), rows the user's own scope could not write: it runs in the organization's.
+      },
+      cascade ? orgWide(scope.org) : userScope(scope),
+    );
     for (const owner of [scope, ...result.renamedIn]) this.caches.touched(owner, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(scope);
@@ -499,7 +507,7 @@ export class MemoryService {
   /** The visible memory of the scope's user (and agent, for a key bound to one); 404 otherwise. */
   private async mustGet(scope: UserScope, memoryId: string, r?: Repos): Promise<MemoryRow> {
     const get = (x: Repos) => x.memories.get(scope, memoryId, this.clock.now(), scope.agentId);
-    const row = await (r ? get(r) : this.store.read(get, mine(scope)));
+    const row = await (r ? get(r) : this.store.read(get, userScope(scope)));
     if (!row) throw notFound("memory", memoryId);
     return row;
   }
@@ -515,7 +523,7 @@ export class MemoryService {
     if (cached !== undefined) return cached;
     const { n, nextExpiry } = await this.store.read(
       (r) => r.memories.count(owner, now, agentId, includeSuperseded),
-      mine(owner),
+      userScope(owner),
     );
     this.caches.totals.set(owner, key, n, nextExpiry ?? Infinity);
     return n;

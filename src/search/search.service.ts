@@ -2,6 +2,7 @@
 // from both (relevance.ts); then replies to ranked questions join in. Also owns vector writes and the
 // background re-embedding after a model change.
 import type { MemoryFilter, Owner, Repos, Store, VectorErasures, VectorRow, VectorSpace } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import { ownerKey } from "~/shared/principal";
 import type { Logger } from "~/shared/logger";
 import { Histogram } from "~/shared/histogram";
@@ -107,7 +108,7 @@ export class SearchService {
     try {
       await this.embedder.ready();
       const { modelId, dimensions } = this.embedder;
-      this.vectors = await this.store.write((tx) => tx.vectors.open(modelId, dimensions));
+      this.vectors = await this.store.write((tx) => tx.vectors.open(modelId, dimensions), EVERY_ROW);
       this.state = "ready";
     } catch (e) {
       this.state = "failed";
@@ -147,7 +148,7 @@ export class SearchService {
   async switchTo(next: Embedder): Promise<void> {
     await this.settled();
     await next.ready();
-    const space = await this.store.write((tx) => tx.vectors.open(next.modelId, next.dimensions));
+    const space = await this.store.write((tx) => tx.vectors.open(next.modelId, next.dimensions), EVERY_ROW);
     const previous = this.embedder;
     [this.embedder, this.vectors, this.state, this.error] = [next, space, "ready", undefined];
     this.queryVectors.clear();
@@ -234,7 +235,10 @@ export class SearchService {
     }
     let common = this.commonByUser.get(ownerKey(filter));
     if (!common || common.writes >= refreshAfter(common.sample)) {
-      const sample = await this.store.read((r) => r.memories.recentTexts(filter, FOCUS_SAMPLE));
+      const sample = await this.store.read((r) => r.memories.recentTexts(filter, FOCUS_SAMPLE), {
+        org: filter.org,
+        user: filter.userId,
+      });
       this.commonByUser.set(
         ownerKey(filter),
         (common = { words: commonWords(sample), sample: sample.length, writes: 0 }),
@@ -294,34 +298,39 @@ export class SearchService {
     // A memory has at most one mark (memory_rowid is the key) and marks go with their memory (foreign
     // key), so the difference of two counts is the number without a vector of this model: 150 ms at
     // 1M memories, where the anti-join held the server thread for 2 s at every start.
-    const { memories, marked } = await this.store.read(async (r) => ({
-      memories: await r.memories.total(),
-      marked: await r.vectors.embeddedCount(model),
-    }));
+    const { memories, marked } = await this.store.read(
+      async (r) => ({
+        memories: await r.memories.total(),
+        marked: await r.vectors.embeddedCount(model),
+      }),
+      EVERY_ROW,
+    );
     this.reembed.pending = Math.max(0, memories - marked);
     if (!this.reembed.pending) return 0;
     this.logger.info("re-embedding memories for the current model", { model, pending: this.reembed.pending });
     let total = 0;
     for (;;) {
-      const rows = await this.store.read((r) => r.vectors.unembedded(model, batch));
+      const rows = await this.store.read((r) => r.vectors.unembedded(model, batch), EVERY_ROW);
       if (!rows.length) break;
       const embedded = await this.embed(rows.map((r) => r.memory));
       // The model was replaced during this batch: the pass for the new one follows.
       if (embedded?.space !== space) break;
       const vecs = embedded.vectors;
-      await this.store.write((tx) =>
-        tx.vectors.upsert(
-          space,
-          rows.map((r, i) => ({
-            rowid: r.rowid,
-            org: r.org_id,
-            userId: r.user_id,
-            agentId: r.agent_id,
-            sessionId: r.session_id,
-            expiresAt: r.expires_at,
-            vector: vecs[i] ?? null,
-          })),
-        ),
+      await this.store.write(
+        (tx) =>
+          tx.vectors.upsert(
+            space,
+            rows.map((r, i) => ({
+              rowid: r.rowid,
+              org: r.org_id,
+              userId: r.user_id,
+              agentId: r.agent_id,
+              sessionId: r.session_id,
+              expiresAt: r.expires_at,
+              vector: vecs[i] ?? null,
+            })),
+          ),
+        EVERY_ROW,
       );
       total += rows.length;
       this.reembed.done += rows.length;

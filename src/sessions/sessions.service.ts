@@ -1,7 +1,8 @@
 // The sessions API (SPEC §5.8): create under the policy's limits, touch, end, read, and the
 // expire-idle / cleanup sweeps, each executing the sessions block of the effective policy of
 // the session's memory space (agent_id). Time comes only from the injected clock.
-import type { Owner, Repos, SessionRow, SessionScope, Store } from "~/store/store";
+import type { Owner, Repos, SessionRow, SessionScope, Store, StoreScope } from "~/store/store";
+import { userScope } from "~/shared/store-scope";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { conflict, notFound, validationError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -69,12 +70,12 @@ export class SessionsService {
     await this.store.write(async (tx) => {
       await this.checkLimits(tx, row, rules, now);
       await tx.sessions.insert(row);
-    });
+    }, userScope(scope));
     return { success: true as const, session: toView(row, rules, now) };
   }
 
   async get(scope: UserScope, id: string): Promise<SessionResponse> {
-    const row = await this.store.read((r) => this.mustGet(r, scope, id));
+    const row = await this.store.read((r) => this.mustGet(r, scope, id), userScope(scope));
     return { success: true as const, session: toView(row, await this.rules(row.memory_space_id), this.clock.now()) };
   }
 
@@ -87,11 +88,14 @@ export class SessionsService {
     const rules = new Map<string, SessionRules>();
     const stored =
       q.state === undefined ? ["ended", "archived"] : q.state === "ended" || q.state === "archived" ? [q.state] : [];
-    const read = await this.store.read(async (r) => ({
-      live: await r.sessions.liveOf(scope, space),
-      terminal: stored.length ? await r.sessions.terminal(scope, space, stored, limit) : [],
-      terminalTotal: stored.length ? await r.sessions.countTerminal(scope, space, stored) : 0,
-    }));
+    const read = await this.store.read(
+      async (r) => ({
+        live: await r.sessions.liveOf(scope, space),
+        terminal: stored.length ? await r.sessions.terminal(scope, space, stored, limit) : [],
+        terminalTotal: stored.length ? await r.sessions.countTerminal(scope, space, stored) : 0,
+      }),
+      userScope(scope),
+    );
     for (const row of [...read.live, ...read.terminal])
       if (!rules.has(row.memory_space_id)) rules.set(row.memory_space_id, await this.rules(row.memory_space_id));
     const rulesOf = (s: string) => rules.get(s)!;
@@ -121,7 +125,7 @@ export class SessionsService {
       };
       await tx.sessions.touch(scope, id, now, next.expires_at);
       return { success: true as const, session: toView(next, rules, now) };
-    });
+    }, userScope(scope));
   }
 
   /** Ends a live session now; an already ended (or archived) session is returned unchanged. */
@@ -132,7 +136,7 @@ export class SessionsService {
       const next: Phase = isLive(phase) ? { state: "ended", ended_at: now, end_reason: "explicit" } : phase;
       if (next.state !== row.state) await tx.sessions.setState(scope, id, next);
       return { success: true as const, session: toView({ ...row, ...next }, rules, now) };
-    });
+    }, userScope(scope));
   }
 
   /** Persists idle and ended states that time has reached (the same states reads already show). */
@@ -140,7 +144,7 @@ export class SessionsService {
   async expireIdle(input: SweepInput, org: string | null): Promise<ExpireIdleResponse> {
     const now = this.clock.now();
     const { idled, ended } = await this.store.exclusive("session-sweeps", () =>
-      this.store.write((tx) => this.settle(tx, scopeOf(input, org), now)),
+      this.store.write((tx) => this.settle(tx, scopeOf(input, org), now), sweepScope(scopeOf(input, org))),
     );
     return { success: true as const, idled, ended };
   }
@@ -162,13 +166,13 @@ export class SessionsService {
             archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
         }
         return { success: true as const, archived, deleted };
-      });
+      }, sweepScope(scope));
     return this.store.exclusive("session-sweeps", sweep);
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */
   deleteUser(owner: Owner): Promise<number> {
-    return this.store.write((tx) => tx.sessions.deleteUser(owner));
+    return this.store.write((tx) => tx.sessions.deleteUser(owner), userScope(owner));
   }
 
   private async settle(tx: Repos, scope: SessionScope, now: number): Promise<{ idled: number; ended: number }> {
@@ -227,6 +231,8 @@ const scopeOf = (input: SweepInput, org: string | null): SessionScope => ({
   userId: input.user_id ?? null,
   spaceId: input.agent_id ?? null,
 });
+/** A sweep's transaction: the caller's organization (and user, when it names one); no organization: every one. */
+const sweepScope = (s: SessionScope): StoreScope => ({ org: s.org ?? undefined, user: s.userId ?? undefined });
 const newestFirst = (a: SessionRow, b: SessionRow) =>
   b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 

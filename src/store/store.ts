@@ -15,6 +15,7 @@ import type { GraphRepo } from "./repos/graph-repo";
 import type { KeyRepo } from "./repos/key-repo";
 import type { RateLimitRepo } from "./repos/rate-limit-repo";
 import type { SpaceRepo } from "./repos/space-repo";
+import type { StoreScope } from "~/shared/store-scope";
 
 export interface Repos {
   memories: MemoryRepo;
@@ -49,31 +50,21 @@ export interface VectorErasures {
  */
 export type Body<T> = (r: Repos) => Promise<T>;
 
-/**
- * Whose rows a transaction may see and write, a wall behind the SQL's own user and organization
- * predicates (PostgreSQL: row-level security keyed on the transaction's settings; SQLite: none). An
- * omitted part is "every": organization-wide and system work (enforcement, sweeps, erasure) name none.
- */
-export interface StoreScope {
-  org?: string;
-  user?: string;
-}
-
 export interface Store {
   /** The engine: "sqlite" (embedded) or "postgres" (SPEC §9). */
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now (SQLite, in this process: always; PostgreSQL: a round trip). */
   reachable(): Promise<boolean>;
   /** Runs reads; they see every write committed before the read began, and nothing uncommitted. */
-  read<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
+  read<T>(fn: Body<T>, scope: StoreScope): Promise<T>;
   /** Runs `fn` in one write transaction: all of it commits, or (it throws) none of it. */
-  write<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
+  write<T>(fn: Body<T>, scope: StoreScope): Promise<T>;
   /**
    * Like write, but `fn` may share its transaction with other grouped writes ready at the same time:
    * one that throws rolls back alone (unless its error ends the whole transaction, and then every write
    * of the group fails), and each caller is answered after the shared commit.
    */
-  group<T>(fn: Body<T>, scope?: StoreScope): Promise<T>;
+  group<T>(fn: Body<T>, scope: StoreScope): Promise<T>;
   /**
    * Runs `fn` (which uses the store as usual) while no other run of the same `name` is under way on this
    * store, in any process sharing it: scheduled work (enforcement, session sweeps) runs on one node at a
@@ -107,6 +98,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export type { StoreScope } from "~/shared/store-scope";
 export type { MemoryRow, ListedRow, NewMemory, Owner, VersionRow, Predecessor } from "./repos/memory-repo";
 export type { FactRow, FactScope, NewFactRow } from "./repos/fact-repo";
 export type { MemoryFilter, RankedRow, HitRow, SearchRepo } from "./repos/search-repo";

@@ -8,6 +8,7 @@ import { spawnServer, tempDir, type ServerProcess } from "../support/server-proc
 import { loadConfig } from "~/config/load-config";
 import { startServer } from "~/main";
 import { silentLogger } from "~/shared/logger";
+import { EVERY_ROW } from "~/shared/store-scope";
 
 const SHARED = { authorization: "Bearer shared" };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -79,8 +80,9 @@ describe("failed authentications", () => {
         (await fetch(`${server.url}/list_memories?user_id=ana`, { headers: bearer(key) })).status;
       expect(await get("wrong")).toBe(401);
       expect(await get("shared")).toBe(429);
-      const rows = await server.services.store.read((r) =>
-        r.rateLimits.peek("authfail:127.0.0.1", Date.now() - (Date.now() % 3_600_000), 3_600_000),
+      const rows = await server.services.store.read(
+        (r) => r.rateLimits.peek("authfail:127.0.0.1", Date.now() - (Date.now() % 3_600_000), 3_600_000),
+        EVERY_ROW,
       );
       expect(rows.current + rows.previous).toBe(1);
     } finally {

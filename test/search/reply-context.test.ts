@@ -5,6 +5,7 @@ import { isQuestion, REPLY_SHARE, REPLY_WINDOW_MS, replies } from "~/search/repl
 import { relevance, withReply } from "~/search/relevance";
 import { buildTestApp, type TestApp } from "../support/app";
 import { dbOf } from "../support/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -53,7 +54,7 @@ const filter = (app: TestApp, extra: { agentId?: string; sessionId?: string } = 
 /** The reply pairs as ranking reads them, through the app's store. */
 const replyContext = (app: TestApp) => ({
   replies: (f: ReturnType<typeof filter>, anchors: number[]) =>
-    app.services.store.read((r) => replies(r.search, f, anchors)),
+    app.services.store.read((r) => replies(r.search, f, anchors), EVERY_ROW),
 });
 
 describe("reply pairs", () => {

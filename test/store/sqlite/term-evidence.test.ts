@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { owner } from "../../support/memory-rows";
 import { buildTestApp, type TestApp } from "../../support/app";
 import { dbOf } from "../../support/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -13,7 +14,7 @@ async function add(user: string, memory: string, extra: Record<string, unknown> 
   return dbOf(t).query<{ rowid: number }, [string]>("SELECT rowid FROM memories WHERE id = ?").get(body.memory_ids[0])!
     .rowid;
 }
-const read = <T>(fn: (r: any) => Promise<T>): Promise<T> => t.services.store.read(fn);
+const read = <T>(fn: (r: any) => Promise<T>): Promise<T> => t.services.store.read(fn, EVERY_ROW);
 
 describe("memory counts in SQLite", () => {
   test("counts each user's memories through adds, deletes and delete_all", async () => {

@@ -16,6 +16,7 @@ import { postgresEndpoint } from "~/store/postgres/transfer-side";
 import { ENGINE_ONLY, TABLES, DERIVED } from "~/store/transfer-tables";
 import { silentLogger } from "~/shared/logger";
 import type { Store } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import { axis, NOW, seed } from "./seed";
 import { newMemory, owner } from "../../support/memory-rows";
 
@@ -50,7 +51,7 @@ async function serves(store: Store) {
     const next = await r.memories.insert(newMemory("new", "written after the copy", { created_at: NOW + 30 }));
     const versions = await r.memories.versions(owner("alice"), "m0");
     return { keyword: keyword.map((h) => h.id), nearest: nearest.map((h) => h.id), next, versions: versions.length };
-  });
+  }, EVERY_ROW);
 }
 
 describe.skipIf(!!postgresSkip)(`engram migrate-store${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`, () => {

@@ -2,6 +2,7 @@
 // seed fills either engine): memories with versions (and one deleted) and vectors of two models (one without a vector),
 // a superseded memory and the facts that ended it, layers, graph, governance, identity keys, sessions, audit.
 import type { NewMemory, Repos, Store } from "~/store/store";
+import { EVERY_ROW } from "~/shared/store-scope";
 import { newMemory, NOW, owner } from "../../support/memory-rows";
 
 export { NOW };
@@ -194,5 +195,5 @@ export async function seed(store: Store): Promise<void> {
       end_reason: "explicit",
       archived_at: null,
     });
-  });
+  }, EVERY_ROW);
 }
