@@ -143,9 +143,8 @@ export class SessionsService {
   /** `org`: the caller's organization (an admin sweeps its own); null: every organization. */
   async expireIdle(input: SweepInput, org: string | null): Promise<ExpireIdleResponse> {
     const now = this.clock.now();
-    const { idled, ended } = await this.store.exclusive("session-sweeps", () =>
-      this.store.write((tx) => this.settle(tx, scopeOf(input, org), now), sweepScope(scopeOf(input, org))),
-    );
+    const scope = scopeOf(input, org);
+    const { idled, ended } = await this.once("expire-idle", scope, now, (tx) => this.settle(tx, scope, now));
     return { success: true as const, idled, ended };
   }
 
@@ -153,21 +152,39 @@ export class SessionsService {
   cleanup(input: SweepInput, org: string | null): Promise<CleanupResponse> {
     const now = this.clock.now();
     const scope = scopeOf(input, org);
-    const sweep = () =>
-      this.store.write(async (tx) => {
-        await this.settle(tx, scope, now);
-        let archived = 0;
-        let deleted = 0;
-        for (const space of await tx.sessions.terminalSpaces(scope)) {
-          const cut = cleanupCutoffs(await this.rules(space, tx), now);
-          if (cut.deleteEndedBy !== undefined)
-            deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
-          if (cut.archiveEndedBy !== undefined)
-            archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
-        }
-        return { success: true as const, archived, deleted };
-      }, sweepScope(scope));
-    return this.store.exclusive("session-sweeps", sweep);
+    return this.once("cleanup", scope, now, async (tx) => {
+      await this.settle(tx, scope, now);
+      let archived = 0;
+      let deleted = 0;
+      for (const space of await tx.sessions.terminalSpaces(scope)) {
+        const cut = cleanupCutoffs(await this.rules(space, tx), now);
+        if (cut.deleteEndedBy !== undefined) deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
+        if (cut.archiveEndedBy !== undefined)
+          archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
+      }
+      return { success: true as const, archived, deleted };
+    });
+  }
+
+  /**
+   * One sweep per request across every node of the store: sweeps take turns (Store.exclusive), and one that
+   * finds a sweep of its kind and scope recorded after it arrived (under way then, or begun since) answers
+   * with that sweep's result instead of sweeping again; a sweep records itself in its own transaction.
+   */
+  private async once<T>(kind: string, scope: SessionScope, now: number, sweep: (tx: Repos) => Promise<T>): Promise<T> {
+    const key = JSON.stringify([scope.org, scope.userId, scope.spaceId]);
+    const within = sweepScope(scope);
+    const runs = () => this.store.read((r) => r.sessions.sweepRuns(kind, key), within);
+    const seen = (await runs()).runs;
+    return this.store.exclusive("session-sweeps", async () => {
+      const last = await runs();
+      if (last.runs > seen && last.result !== null) return JSON.parse(last.result) as T;
+      return this.store.write(async (tx) => {
+        const result = await sweep(tx);
+        await tx.sessions.logSweep(kind, key, now, JSON.stringify(result));
+        return result;
+      }, within);
+    });
   }
 
   /** Erasure (delete_all_memories with cascade): every session of the user, whatever its state. */

@@ -130,8 +130,17 @@ export const ENGINE_ONLY = {
     "memory_counts",
     "memories_fts_terms",
     "memories_fts_instances",
+    // The last session sweep per kind and scope: which run a waiting sweep answers with, not data.
+    "session_sweeps",
   ],
-  postgres: ["schema_migrations", "memory_vectors", "memory_change_versions", "rate_windows", "store_secrets"],
+  postgres: [
+    "schema_migrations",
+    "memory_vectors",
+    "memory_change_versions",
+    "rate_windows",
+    "store_secrets",
+    "session_sweeps",
+  ],
   /** Columns computed by the engine itself. */
   columns: { postgres: { memories: ["fts"] } as Record<string, string[]> },
 };

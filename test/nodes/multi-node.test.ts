@@ -2,7 +2,7 @@
 // search on another whose cache is warm, a node killed with SIGKILL mid-load loses no acknowledged write
 // while the others keep serving, and an erasure on one node is complete on every node. Each node is
 // `engram serve` as a user runs it, started together on a fresh schema (so they also race to migrate).
-// An enforcement asked of two nodes at once runs once, and both answer with that run's result.
+// An enforcement or a session sweep asked of two nodes at once runs once, and both answer with its result.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freshSchema, postgresSkip, testPostgres, type TestSchema } from "../support/postgres";
 import { postJson, spawnServer, type ServerProcess } from "../support/server-process";
@@ -28,6 +28,32 @@ async function ready(node: ServerProcess): Promise<void> {
     await Bun.sleep(100);
   }
   throw new Error(`node ${node.url} never became ready`);
+}
+
+/**
+ * The nodes' answers to `ask`, asked while the test holds the nodes' lock of scheduled work `name`, so every
+ * request surely arrives before any run begins (the gate: each is waiting for the lock; one query per poll).
+ */
+async function askedTogether<T>(schema: string, name: string, ask: () => Promise<T>[]): Promise<T[]> {
+  const { admin } = await testPostgres();
+  const holder = await admin.reserve();
+  const key = `engram:${schema}:${name}`;
+  await holder.unsafe("SELECT pg_advisory_lock(hashtext($1))", [key]);
+  const asked = ask();
+  try {
+    for (let waiting = 0; waiting < asked.length; await Bun.sleep(20))
+      waiting = Number(
+        (
+          await admin.unsafe(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+          )
+        )[0].n,
+      );
+  } finally {
+    await holder.unsafe("SELECT pg_advisory_unlock(hashtext($1))", [key]);
+    holder.release();
+  }
+  return Promise.all(asked);
 }
 
 describe.skipIf(!!postgresSkip)(
@@ -66,31 +92,33 @@ describe.skipIf(!!postgresSkip)(
       const logged = async () =>
         Number((await admin.unsafe(`SELECT count(*)::int AS n FROM ${schema.schema}.enforcement_log`))[0].n);
       const before = await logged();
-      // The test holds the nodes' enforcement lock, so both requests surely arrive before any run begins.
-      const holder = await admin.reserve();
-      const key = `engram:${schema.schema}:enforcement`;
-      await holder.unsafe("SELECT pg_advisory_lock(hashtext($1))", [key]);
       const options = { scope: { organizationId: "default" }, layers: ["vector", "mutable"] };
-      const asked = [a, b].map((n) => postJson(`${n.url}/governance/enforce`, options));
-      try {
-        // Gate: both nodes are waiting for the lock (each poll is one query; no timing assertion).
-        for (let waiting = 0; waiting < 2; await Bun.sleep(20))
-          waiting = Number(
-            (
-              await admin.unsafe(
-                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-              )
-            )[0].n,
-          );
-      } finally {
-        await holder.unsafe("SELECT pg_advisory_unlock(hashtext($1))", [key]);
-        holder.release();
-      }
-      const [ra, rb] = await Promise.all(asked);
+      const [ra, rb] = await askedTogether(schema.schema, "enforcement", () =>
+        [a, b].map((n) => postJson(`${n.url}/governance/enforce`, options)),
+      );
       expect(ra!.status).toBe(200);
       expect(rb).toEqual(ra!);
       expect(ra!.body.affectedLayers).toEqual(["vector", "mutable"]);
       expect(await logged()).toBe(before + 1);
+    }, 60_000);
+
+    test("an expire-idle asked of two nodes at once sweeps once, and both nodes answer with its counts", async () => {
+      const [a, b] = nodes as [ServerProcess, ServerProcess];
+      const { admin } = await testPostgres();
+      const hourAgo = Date.now() - 3_600_000;
+      // A session quiet for an hour (past the default policy's idle timeout: the sweep ends it), written as a node would.
+      await admin.unsafe(
+        `INSERT INTO ${schema.schema}.sessions (id, org_id, user_id, memory_space_id, state, created_at, last_activity_at, expires_at)
+         VALUES ('quiet-1', 'default', 'sweeper', 'mcp-agent', 'active', $1, $1, $2)`,
+        [hourAgo, hourAgo + 86_400_000],
+      );
+      const [ra, rb] = await askedTogether(schema.schema, "session-sweeps", () =>
+        [a, b].map((n) => postJson(`${n.url}/sessions/expire-idle`, {})),
+      );
+      expect(ra).toEqual({ status: 200, body: { success: true, idled: 0, ended: 1 } });
+      expect(rb).toEqual(ra!);
+      const runs = await admin.unsafe(`SELECT kind, runs FROM ${schema.schema}.session_sweeps`);
+      expect([...runs]).toEqual([{ kind: "expire-idle", runs: 1 }]);
     }, 60_000);
 
     test("a node killed with SIGKILL mid-load loses no acknowledged write, and the other nodes keep serving", async () => {

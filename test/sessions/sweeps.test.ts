@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY, HOUR, MIN, at, end, lifecycle, read, setSessionPolicy, start } from "./support";
+import { rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -150,5 +151,52 @@ describe("POST /sessions/cleanup", () => {
     });
     expect((await read(t, kept.id)).state).toBe("ended");
     expect((await read(t, bobs.id, "bob")).state).toBe("ended");
+  });
+});
+
+describe("one sweep per request", () => {
+  /** Asks for both sweeps while the test holds the sweeps' turn, so neither can run before the other asks. */
+  async function askedTogether<T>(ask: () => Promise<T>): Promise<T[]> {
+    let release!: () => void;
+    let holding!: () => void;
+    const holds = new Promise<void>((r) => (holding = r));
+    const held = t.services.store.exclusive("session-sweeps", () => {
+      holding();
+      return new Promise<void>((r) => (release = r));
+    });
+    await holds;
+    const asked = [ask(), ask()];
+    await rowsOf(t, "SELECT count(*) AS n FROM session_sweeps");
+    release();
+    await held;
+    return Promise.all(asked);
+  }
+
+  test("an expire-idle asked twice at once sweeps once: both callers get its counts, and one run is recorded", async () => {
+    await start(t);
+    await start(t, { user_id: "bob" });
+    t.clock.advance(45 * MIN);
+    const [first, second] = await askedTogether(() => t.post("/sessions/expire-idle"));
+    expect(first!.body).toEqual({ success: true, idled: 2, ended: 0 });
+    expect(second!.body).toEqual(first!.body);
+    expect(await rowsOf(t, "SELECT kind, runs FROM session_sweeps")).toEqual([{ kind: "expire-idle", runs: 1 }]);
+    // A sweep asked after that one ended sweeps again, and finds nothing left.
+    expect((await t.post("/sessions/expire-idle")).body).toEqual({ success: true, idled: 0, ended: 0 });
+    expect(await rowsOf(t, "SELECT runs FROM session_sweeps")).toEqual([{ runs: 2 }]);
+  });
+
+  test("a cleanup asked twice at once sweeps once; a sweep of another scope is a run of its own", async () => {
+    await cleanupPolicy({ deleteEndedAfter: "1d" });
+    await end(t, (await start(t)).id);
+    await end(t, (await start(t, { user_id: "bob" })).id, "bob");
+    t.clock.advance(2 * DAY);
+    const [first, second] = await askedTogether(() => t.post("/sessions/cleanup", { user_id: "alice" }));
+    expect(first!.body).toEqual({ success: true, archived: 0, deleted: 1 });
+    expect(second!.body).toEqual(first!.body);
+    expect((await t.post("/sessions/cleanup")).body).toEqual({ success: true, archived: 0, deleted: 1 });
+    expect(await rowsOf(t, "SELECT scope, runs FROM session_sweeps ORDER BY scope")).toEqual([
+      { scope: '["default","alice",null]', runs: 1 },
+      { scope: '["default",null,null]', runs: 1 },
+    ]);
   });
 });

@@ -124,4 +124,21 @@ export class PgSessionRepo implements SessionRepo {
   deleteUser(o: Owner): Promise<number> {
     return this.pg.run("DELETE FROM sessions WHERE org_id = $1 AND user_id = $2", [o.org, o.userId]);
   }
+
+  async sweepRuns(kind: string, scope: string): Promise<{ runs: number; result: string | null }> {
+    const r = await this.pg.one<{ runs: number; result: string }>(
+      "SELECT runs, result FROM session_sweeps WHERE kind = $1 AND scope = $2",
+      [kind, scope],
+    );
+    return { runs: r?.runs ?? 0, result: r?.result ?? null };
+  }
+
+  async logSweep(kind: string, scope: string, at: number, result: string): Promise<void> {
+    await this.pg.run(
+      `INSERT INTO session_sweeps (kind, scope, runs, swept_at, result) VALUES ($1, $2, 1, $3, $4)
+       ON CONFLICT (kind, scope) DO UPDATE SET runs = session_sweeps.runs + 1, swept_at = excluded.swept_at,
+         result = excluded.result`,
+      [kind, scope, at, result],
+    );
+  }
 }

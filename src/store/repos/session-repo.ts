@@ -50,4 +50,8 @@ export interface SessionRepo {
   /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted; returns how many. */
   deleteEnded(spaceId: string, endedBy: number, scope: SessionScope): Promise<number>;
   deleteUser(owner: Owner): Promise<number>;
+  /** How many sweeps of this kind and scope key ran, and the last one's result (JSON); none yet: 0 and null. */
+  sweepRuns(kind: string, scope: string): Promise<{ runs: number; result: string | null }>;
+  /** Records a sweep of this kind and scope key: one run more, this result. */
+  logSweep(kind: string, scope: string, at: number, result: string): Promise<void>;
 }

@@ -127,4 +127,22 @@ export class SqliteSessionRepo implements SessionRepo {
   async deleteUser(o: Owner): Promise<number> {
     return this.db.query("DELETE FROM sessions WHERE org_id = ? AND user_id = ?").run(o.org, o.userId).changes;
   }
+
+  async sweepRuns(kind: string, scope: string): Promise<{ runs: number; result: string | null }> {
+    const r = this.db
+      .query<{ runs: number; result: string }, [string, string]>(
+        "SELECT runs, result FROM session_sweeps WHERE kind = ? AND scope = ?",
+      )
+      .get(kind, scope);
+    return { runs: r?.runs ?? 0, result: r?.result ?? null };
+  }
+
+  async logSweep(kind: string, scope: string, at: number, result: string): Promise<void> {
+    this.db
+      .query(
+        `INSERT INTO session_sweeps (kind, scope, runs, swept_at, result) VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (kind, scope) DO UPDATE SET runs = runs + 1, swept_at = excluded.swept_at, result = excluded.result`,
+      )
+      .run(kind, scope, at, result);
+  }
 }

@@ -27,6 +27,7 @@ import m0023 from "./0023_shared_spaces.sql" with { type: "text" };
 import m0024 from "./0024_graph_keys.sql" with { type: "text" };
 import m0025 from "./0025_list_count_index.sql" with { type: "text" };
 import m0026 from "./0026_memory_scope_index.sql" with { type: "text" };
+import m0027 from "./0027_session_sweeps.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -73,4 +74,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 24, name: "graph keys", sql: m0024, foreignKeysOff: true },
   { version: 25, name: "list count index", sql: m0025 },
   { version: 26, name: "memory scope index", sql: m0026 },
+  { version: 27, name: "session sweeps", sql: m0027 },
 ];
