@@ -4,6 +4,7 @@
 import type { MemoryFilter, Owner, Repos } from "~/store/store";
 import { coverage, type TermDocs } from "./relevance";
 import { corrections } from "./typos";
+import type { VocabularyCache } from "./vocabulary-cache";
 
 /** A meaningful query word (query-terms.ts) and whether a typo lookup may correct it (typos.ts mayBeTypo). */
 export interface RankTerm {
@@ -28,6 +29,8 @@ export async function keywordEvidence(
   r: Repos,
   filter: MemoryFilter,
   terms: readonly RankTerm[],
+  /** Where the user's vocabulary is kept between searches, if anywhere (vocabulary-cache.ts). */
+  vocabularies: VocabularyCache | null = null,
 ): Promise<KeywordEvidence> {
   if (!terms.length) return { shares: new Map(), ranked: [] };
   const { docs, rowids } = await r.search.termDocs(
@@ -37,7 +40,7 @@ export async function keywordEvidence(
   const termDocs: TermDocs[] = [];
   for (const [i, t] of terms.entries()) {
     const found = rowids[i]!;
-    termDocs.push({ rowids: found.length || !t.typo ? found : await corrected(r, filter, t.word) });
+    termDocs.push({ rowids: found.length || !t.typo ? found : await corrected(r, filter, t.word, vocabularies) });
   }
   const shares = coverage(termDocs, docs);
   // Ties go to the earlier memory: on LoCoMo dev and the tuning personas, keyword-only, earlier-first
@@ -47,8 +50,10 @@ export async function keywordEvidence(
 }
 
 /** The memories holding an index term one edit from `word`, from the user's own vocabulary. */
-async function corrected(r: Repos, owner: Owner, word: string): Promise<number[]> {
-  const fixes = corrections(word, await r.search.vocabulary(owner, word[0]!, VOCABULARY_SCAN));
+async function corrected(r: Repos, owner: Owner, word: string, cache: VocabularyCache | null): Promise<number[]> {
+  const prefix = word[0]!;
+  const read = () => r.search.vocabulary(owner, prefix, VOCABULARY_SCAN);
+  const fixes = corrections(word, await (cache ? cache.terms(owner, prefix, read) : read()));
   if (!fixes.length) return [];
   return [...new Set((await r.search.indexTermDocs(owner, fixes)).flat())];
 }

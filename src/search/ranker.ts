@@ -4,6 +4,7 @@
 // thread or in a search worker (rank-pool.ts) over the worker's own store; both run this same code.
 import type { HitRow, MemoryFilter, Repos, Store, VectorSpace } from "~/store/store";
 import { keywordEvidence, type RankTerm } from "./keyword-evidence";
+import { VocabularyCache } from "./vocabulary-cache";
 import { relevance, withReply } from "./relevance";
 import { withoutClitics } from "./query-terms";
 import { isQuestion, REPLY_ANCHORS, replies } from "./reply-context";
@@ -54,7 +55,16 @@ interface Evidence {
 }
 
 export class Ranker {
-  constructor(private readonly store: Store) {}
+  /**
+   * The users' typo vocabularies, where the store has a per-user change counter to check them against
+   * (PostgreSQL, where reading one scans the user's tsvectors); SQLite reads its term index directly.
+   */
+  readonly vocabularies: VocabularyCache | null;
+
+  constructor(private readonly store: Store) {
+    const counter = store.userChangeVersion?.bind(store);
+    this.vocabularies = counter ? new VocabularyCache(counter) : null;
+  }
 
   /** The best `limit` visible memories, best first. */
   rank(req: RankRequest): Promise<SearchHit[]> {
@@ -118,7 +128,7 @@ export class Ranker {
     if (req.vectorOnly) {
       // Semantic only: no keyword evidence.
     } else if (req.terms.length) {
-      const found = await keywordEvidence(r, filter, req.terms);
+      const found = await keywordEvidence(r, filter, req.terms, this.vocabularies);
       shares = found.shares;
       keyword = await r.search.visible(filter, found.ranked, KEYWORD_CANDIDATES(limit));
     } else {
