@@ -30,6 +30,8 @@ export class PolicyService implements WriteGate, RetentionFloor {
   /** Stored policies ("organization:<id>", "memorySpace:<id>") and spaces' organizations ("org-of:<id>"). */
   private readonly cache = new Map<string, { at: number; value: unknown }>();
   private seenExternal = -1;
+  /** Bumped by every drop of the cache: a read begun before it must not put what it read back. */
+  private generation = 0;
   private readonly mergedCache = new Map<
     string,
     { org: GovernancePolicyPatch | null; space: GovernancePolicyPatch | null; policy: PolicyRules }
@@ -53,7 +55,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
         await tx.governance.registerSpace(memorySpaceId, organizationId, now);
       await tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
     }, EVERY_ROW);
-    this.cache.clear();
+    this.drop();
     return {
       success: true,
       policyId: id,
@@ -73,7 +75,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
       if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, organizationId, now);
       await tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
     }, EVERY_ROW);
-    this.cache.clear();
+    this.drop();
   }
 
   /**
@@ -86,7 +88,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = (memorySpaceId ?? organizationId)!;
     const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId), EVERY_ROW);
-    this.cache.clear();
+    this.drop();
     return { success: true, removed, kind, scopeId };
   }
 
@@ -206,7 +208,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const external = this.store.externalVersion();
     if (external === this.seenExternal) return;
     this.seenExternal = external;
-    this.cache.clear();
+    this.drop();
   }
 
   /** The stored policy of a scope (callers outside the resolutions above call followExternal first). */
@@ -221,15 +223,27 @@ export class PolicyService implements WriteGate, RetentionFloor {
     );
   }
 
-  /** `read`'s answer, read through `r` or a read of its own, cached for CACHE_MS. */
+  /**
+   * `read`'s answer, read through `r` or a read of its own, cached for CACHE_MS — unless the cache was
+   * dropped while it read (a policy written meanwhile): a lookup that began before a policy change (an
+   * audited call resolving its policy) would otherwise keep the old policy in the cache for CACHE_MS.
+   */
   private async cached<T>(key: string, read: (x: Repos) => Promise<T>, r?: Repos): Promise<T> {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value as T;
+    const generation = this.generation;
     const value = await (r ? read(r) : this.store.read(read, EVERY_ROW));
+    if (generation !== this.generation) return value;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });
     return value;
+  }
+
+  /** Drops every cached answer, and any read under way from putting its answer back. */
+  private drop(): void {
+    this.generation++;
+    this.cache.clear();
   }
 }
 

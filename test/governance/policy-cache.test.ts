@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { PolicyService } from "~/governance/policies";
 import { systemClock } from "~/shared/clock";
 import { openTestStore } from "../support/store";
+import { rulesFrom } from "./support";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-policy-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +45,35 @@ test("a space's organization set through the service itself is answered at once"
     await policies.setAgentOverride("space-2", { organizationId: "org-y", compliance: { mode: "GDPR" } });
     expect(await policies.orgOf("space-2")).toBe("org-y");
     expect((await policies.forSpace("space-2")).policy.compliance.mode).toBe("GDPR");
+  } finally {
+    await store.close();
+  }
+});
+
+test("a lookup that read the old policy while a new one was written does not keep the old one in the cache", async () => {
+  const store = await openTestStore(join(dir, "c.db"));
+  try {
+    const policies = new PolicyService(store, systemClock, "default");
+    await policies.setPolicy({ organizationId: "default", ...rulesFrom("GDPR") });
+    // The next read of the store is held after it has read (the old policy) until the new one is written.
+    const read = store.read.bind(store);
+    let readIt!: () => void;
+    let release!: () => void;
+    const hasRead = new Promise<void>((r) => (readIt = r));
+    const released = new Promise<void>((r) => (release = r));
+    store.read = async (fn) => {
+      store.read = read;
+      const value = await read(fn);
+      readIt();
+      await released;
+      return value;
+    };
+    const lookup = policies.forOrg("default");
+    await hasRead;
+    await policies.setPolicy({ organizationId: "default", ...rulesFrom("HIPAA") });
+    release();
+    expect((await lookup).policy.compliance.mode).toBe("GDPR");
+    expect((await policies.forOrg("default")).policy.compliance.mode).toBe("HIPAA");
   } finally {
     await store.close();
   }
