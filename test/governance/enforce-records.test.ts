@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, HOUR_MS } from "~/governance/durations";
 import { counts, enforce, immutableVersions, orgPolicy, putImmutable, setPolicy } from "./app-support";
-import { rowsOf } from "../support/store";
+import { askedTwiceAtOnce, rowsOf } from "../support/store";
 import { GOVERNANCE_LAYERS } from "~/governance/operations.schema";
 
 let t: TestApp;
@@ -159,19 +159,12 @@ describe("one run per request", () => {
     await putImmutable(t, "note/1", 30);
     t.clock.advance(DAY_MS);
     // The test holds the enforcement lock while both requests arrive, so neither can run before the other asks.
-    let release!: () => void;
-    let holding!: () => void;
-    const holds = new Promise<void>((r) => (holding = r));
-    const held = t.services.store.exclusive("enforcement", () => {
-      holding();
-      return new Promise<void>((r) => (release = r));
-    });
-    await holds;
-    const asked = [enforce(t), enforce(t)];
-    await rowsOf(t, "SELECT count(*) AS n FROM enforcement_log");
-    release();
-    await held;
-    const [first, second] = await Promise.all(asked);
+    const [first, second] = await askedTwiceAtOnce(
+      t.services.store,
+      "enforcement",
+      () => enforce(t),
+      () => rowsOf(t, "SELECT count(*) AS n FROM enforcement_log"),
+    );
     expect(first).toMatchObject({ versionsDeleted: 10, recordsPurged: 1, affectedLayers: [...GOVERNANCE_LAYERS] });
     expect(second).toEqual(first!);
     expect(await rowsOf(t, "SELECT count(*) AS n FROM enforcement_log")).toEqual([{ n: 1 }]);

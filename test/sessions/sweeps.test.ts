@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY, HOUR, MIN, at, end, lifecycle, read, setSessionPolicy, start } from "./support";
-import { rowsOf } from "../support/store";
+import { askedTwiceAtOnce, rowsOf } from "../support/store";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -155,22 +155,11 @@ describe("POST /sessions/cleanup", () => {
 });
 
 describe("one sweep per request", () => {
-  /** Asks for both sweeps while the test holds the sweeps' turn, so neither can run before the other asks. */
-  async function askedTogether<T>(ask: () => Promise<T>): Promise<T[]> {
-    let release!: () => void;
-    let holding!: () => void;
-    const holds = new Promise<void>((r) => (holding = r));
-    const held = t.services.store.exclusive("session-sweeps", () => {
-      holding();
-      return new Promise<void>((r) => (release = r));
-    });
-    await holds;
-    const asked = [ask(), ask()];
-    await rowsOf(t, "SELECT count(*) AS n FROM session_sweeps");
-    release();
-    await held;
-    return Promise.all(asked);
-  }
+  /** Both answers of a sweep asked twice while the test holds the sweeps' turn: neither runs before the other asks. */
+  const askedTogether = <T>(ask: () => Promise<T>) =>
+    askedTwiceAtOnce(t.services.store, "session-sweeps", ask, () =>
+      rowsOf(t, "SELECT count(*) AS n FROM session_sweeps"),
+    );
 
   test("an expire-idle asked twice at once sweeps once: both callers get its counts, and one run is recorded", async () => {
     await start(t);

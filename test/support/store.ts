@@ -53,3 +53,29 @@ const sqliteShaped = (row: Record<string, unknown>) =>
       typeof v === "boolean" ? Number(v) : typeof v === "string" && /^count|^n$/.test(k) ? Number(v) : v,
     ]),
   );
+
+/**
+ * Asks `ask` twice while the test holds the store's exclusive run of `name` (scheduled work: enforcement,
+ * session sweeps), so neither request can run before the other has asked; `settled` (a read of the
+ * store's) runs before the turn is released. Both answers, in order.
+ */
+export async function askedTwiceAtOnce<T>(
+  store: Store,
+  name: string,
+  ask: () => Promise<T>,
+  settled: () => Promise<unknown>,
+): Promise<T[]> {
+  let release!: () => void;
+  let holding!: () => void;
+  const holds = new Promise<void>((r) => (holding = r));
+  const held = store.exclusive(name, () => {
+    holding();
+    return new Promise<void>((r) => (release = r));
+  });
+  await holds;
+  const asked = [ask(), ask()];
+  await settled();
+  release();
+  await held;
+  return Promise.all(asked);
+}
