@@ -1,6 +1,7 @@
 // The rule-based extractor (the default): per sentence, dates and known technologies first,
 // then relation patterns ("X works at Y", "my dog is X", "X lives in Y", "I use X"), then any
 // other capitalised name that a cue word classifies. Precision over recall: no cue, no entity.
+import { aliasLiterals } from "./tech-literals";
 import { findDates } from "./extract-dates";
 import { ExtractionBuilder, type EntityExtractor, type Extraction } from "./extract";
 import type { EntityRef } from "./graph-store";
@@ -116,13 +117,16 @@ const USES = rx(
   `(?<subj>${NAME})${ADVERB}\\s+(?:use|uses|used|using|am using|are using|is using|code in|coding in|program in|programming in|write|writes|wrote|writing|prefer|prefers|love|loves|like|likes|switched to|work with|works with|working with|develop in|build with|built .{1,40}? with|deploy to|deploys to|learning|learned|learnt)\\b`,
 );
 
-const TECH_RES: { tech: Tech; re: RegExp }[] = TECHNOLOGIES.map((tech) => ({
+const TECH_RES: { tech: Tech; re: RegExp; needs: string[] | null }[] = TECHNOLOGIES.map((tech) => ({
   tech,
+  needs: aliasLiterals(tech.aliases),
   re: new RegExp(
     `(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`,
     tech.strict ? "gu" : "giu",
   ),
 }));
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 const overlaps = (spans: Span[], s: Span) => spans.some(([a, b]) => s[0] < b && s[1] > a);
 
@@ -189,7 +193,11 @@ function scanDates(s: SentenceScan): void {
 
 function scanTechs(s: SentenceScan): void {
   const firstWord = s.text.search(/\S/);
-  for (const { tech, re } of TECH_RES) {
+  // In ASCII text a case-insensitive match is a match of the lower-case text: a technology none of whose
+  // literals that text holds cannot match, and its expression (a look-behind at every position) is skipped.
+  const lower = ASCII.test(s.text) ? s.text.toLowerCase() : null;
+  for (const { tech, re, needs } of TECH_RES) {
+    if (lower !== null && needs && !needs.some((n) => lower.includes(n))) continue;
     re.lastIndex = 0;
     for (let m = re.exec(s.text); m; m = re.exec(s.text)) {
       const span: Span = [m.index, m.index + m[0].length];

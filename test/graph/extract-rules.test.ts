@@ -3,6 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { extractWithRules, RuleExtractor, sentences } from "~/graph/extract-rules";
 import { relationshipName, slug } from "~/graph/extract";
+import { TECHNOLOGIES } from "~/graph/extract-lexicon";
+import { aliasLiterals } from "~/graph/tech-literals";
 
 const CASES: [string, string[], string[]][] = [
   [
@@ -118,5 +120,33 @@ describe("helpers", () => {
       "He works at Acme Inc. in Oslo!",
       "New line",
     ]);
+  });
+});
+
+describe("technologies", () => {
+  test("each alternative of an alias is ruled out only by the literal it starts with", () => {
+    expect(aliasLiterals("vs ?code|visual studio code")).toEqual(["vs", "visual studio code"]);
+    expect(aliasLiterals("c\\+\\+|cpp")).toEqual(["c++", "cpp"]);
+    expect(aliasLiterals("React|ReactJS|React\\.js")).toEqual(["react", "reactjs", "react.js"]);
+    expect(aliasLiterals("(?:a|b)c")).toBeNull();
+  });
+
+  // The scan skips a technology whose literals a sentence lacks: every alias must still be found, written
+  // as the lexicon has it, in upper and lower case (the aliases that are not case-sensitive), and in accented text.
+  const spellings = TECHNOLOGIES.flatMap((t) =>
+    t.aliases.split("|").flatMap((alias) => {
+      const unescaped = alias.replace(/\\(.)/g, "$1");
+      const written = [unescaped.replace(" ?", " "), unescaped.replace(" ?", "")]; // "vs ?code": "vs code", "vscode"
+      const forms = t.strict ? written : written.flatMap((w) => [w, w.toUpperCase(), w.toLowerCase()]);
+      return [...new Set(forms)].map((form) => [t.id, form] as const);
+    }),
+  );
+  test(`all ${spellings.length} spellings of the lexicon's technologies are found, in ASCII and accented text`, () => {
+    const missed = spellings.filter(([id, form]) =>
+      [`Later we moved to ${form} at work.`, `Plus tard, café et ${form} au travail.`].some(
+        (s) => !extractWithRules(s).entities.some((e) => e.type === "technology" && e.id === id),
+      ),
+    );
+    expect(missed).toEqual([]);
   });
 });
