@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../support/app";
 import { builtinEmbedder } from "../support/embedders";
-import { dbOf } from "../support/store";
+import { dbOf, queryPlan, recordStatements } from "../support/store";
 
 let t: TestApp;
-const statements = new Set<string>();
+let statements: Set<string>;
 
 beforeAll(async () => {
   t = await buildTestApp({ embedder: builtinEmbedder() });
@@ -22,14 +22,11 @@ beforeAll(async () => {
     agent_id: "chat",
     messages: messages.map((content) => ({ role: "user", content })),
   });
-  const db = dbOf(t);
-  const query = db.query.bind(db);
-  db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
+  statements = recordStatements(dbOf(t));
 });
 afterAll(() => t.close());
 
-const plan = (sql: string) =>
-  (dbOf(t).prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+const plan = (sql: string) => queryPlan(dbOf(t), sql);
 
 /**
  * Plan lines of a statement that visit every memory of the user (or of the user's agent, or every

@@ -19,6 +19,18 @@ export function dbOf(t: { services: { store: Store } } | { store: Store }): Db {
   return (store as SqliteStore).db;
 }
 
+/** Every statement the connection prepares from now on, in order of first use (db.query is wrapped). */
+export function recordStatements(db: Db): Set<string> {
+  const statements = new Set<string>();
+  const query = db.query.bind(db);
+  db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
+  return statements;
+}
+
+/** SQLite's plan of a statement, one line per step (EXPLAIN QUERY PLAN's detail column). */
+export const queryPlan = (db: Db, sql: string): string[] =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+
 /**
  * Rows of a test's own SQL on the store under a test app, on either engine (`?` placeholders): SQLite
  * through its connection, PostgreSQL through the harness's superuser in the store's schema (row-level

@@ -3,22 +3,19 @@
 // rather than one to each of two indexes (every index entry is a page written on a busy store).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../../support/app";
-import { dbOf } from "../../support/store";
+import { dbOf, queryPlan, recordStatements } from "../../support/store";
 
 let t: TestApp;
-const statements = new Set<string>();
+let statements: Set<string>;
 
 beforeAll(async () => {
   t = await buildTestApp();
   await t.post("/add_memories", { user_id: "u", agent_id: "chat", memory: "I keep bees on the roof" });
-  const db = dbOf(t);
-  const query = db.query.bind(db);
-  db.query = ((sql: string) => (statements.add(sql), query(sql))) as typeof db.query;
+  statements = recordStatements(dbOf(t));
 });
 afterAll(() => t.close());
 
-const plan = (sql: string) =>
-  (dbOf(t).prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+const plan = (sql: string) => queryPlan(dbOf(t), sql);
 
 const memoryIndexes = () =>
   dbOf(t)
