@@ -23,7 +23,9 @@ const ROOT = join(import.meta.dir, "..");
 const side = (name: "a" | "b", authByDefault: boolean) => ({
   name: name.toUpperCase(),
   root: arg(`${name}-root`, ROOT),
-  auth: process.argv.includes(`--${name}-auth`) || (authByDefault && !process.argv.includes("--a-root")),
+  // B has auth by default only when both sides serve this tree (A against B is then auth off against on).
+  auth:
+    process.argv.includes(`--${name}-auth`) || (authByDefault && !process.argv.some((a) => a.startsWith("--a-root="))),
 });
 const SIDES = [side("a", false), side("b", true)];
 /** --profile=DIR: both servers write a CPU profile there when they stop (bun --cpu-prof). */
