@@ -78,23 +78,27 @@ async function seedAlice(app: TestApp): Promise<string[]> {
   return texts;
 }
 
-test("after a cascade erasure no word, id or vector of the user is left in the store file or its WAL", async () => {
-  const dir = tempDir("engram-erasure-bytes-");
-  dirs.push(dir);
-  const path = join(dir, "store.db");
-  t = await buildTestApp({ options: { storeUrl: `sqlite://${path}` }, embedder: builtinEmbedder() });
-  const texts = await seedAlice(t);
-  const vectors = (await t.services.search.embed(texts))!.vectors.filter((v): v is Float32Array => v !== null);
-  expect(vectors.length).toBeGreaterThan(100);
-  expect(traces(path, vectors)).toContain(ALICE);
+test.each(["sqlite-vec", "portable"] as const)(
+  "with the %s vector index, after a cascade erasure no word, id or vector of the user is left in the store file or its WAL",
+  async (vectorIndex) => {
+    const dir = tempDir("engram-erasure-bytes-");
+    dirs.push(dir);
+    const path = join(dir, "store.db");
+    t = await buildTestApp({ options: { storeUrl: `sqlite://${path}`, vectorIndex }, embedder: builtinEmbedder() });
+    const texts = await seedAlice(t);
+    const vectors = (await t.services.search.embed(texts))!.vectors.filter((v): v is Float32Array => v !== null);
+    expect(vectors.length).toBeGreaterThan(100);
+    expect(traces(path, vectors)).toContain(ALICE);
 
-  const r = await t.post("/delete_all_memories", { user_id: ALICE, cascade: true });
-  expect(r.body).toEqual({ success: true, deleted_count: 122, retained: {} });
-  expect(traces(path, vectors)).toEqual([]);
+    const r = await t.post("/delete_all_memories", { user_id: ALICE, cascade: true });
+    expect(r.body).toEqual({ success: true, deleted_count: 122, retained: {} });
+    expect(traces(path, vectors)).toEqual([]);
 
-  const found = await t.post("/search_memory", { user_id: "bob", query: "ferry nine", limit: 3 });
-  expect(found.body.results).toHaveLength(3);
-  await t.close();
-  t = undefined;
-  expect(traces(path, vectors)).toEqual([]);
-}, 60_000);
+    const found = await t.post("/search_memory", { user_id: "bob", query: "ferry nine", limit: 3 });
+    expect(found.body.results).toHaveLength(3);
+    await t.close();
+    t = undefined;
+    expect(traces(path, vectors)).toEqual([]);
+  },
+  60_000,
+);

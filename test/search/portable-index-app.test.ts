@@ -55,6 +55,14 @@ describe("the server on the portable vector index", () => {
     ]);
   });
 
+  test("writing vectors leaves the connection zeroing what every later delete frees (secure_delete stays ON)", async () => {
+    t = await buildTestApp({ options: { vectorIndex: "portable" }, embedder: builtinEmbedder() });
+    for (const memory of texts) await t.post("/add_memories", { user_id: "u", memory });
+    expect(tables(t)).toHaveLength(2);
+    // 1 = ON (zero every freed page), 2 = FAST (only what costs no extra write: an erased text could stay readable).
+    expect(dbOf(t).query("PRAGMA secure_delete").get()).toEqual({ secure_delete: 1 });
+  });
+
   test("search workers rank on the portable index too", async () => {
     t = await buildTestApp({
       options: { vectorIndex: "portable", storeUrl: `sqlite://${storeFile()}`, searchWorkers: 1 },

@@ -254,16 +254,11 @@ export class PortableVectorIndex {
     );
     const drop = this.db.query(`DELETE FROM ${this.table} WHERE chunk_id = ?`);
     // A chunk spans overflow pages, and SQLite writes an updated row to new ones: the old pages, freed,
-    // still hold the vectors. secure_delete = FAST zeroes only what costs no extra write; here every
-    // freed page is zeroed (about one chunk's size more written per update), then FAST again.
-    this.db.run("PRAGMA secure_delete = ON");
-    try {
-      for (const c of edits.values()) {
-        write.run(c.used, c.rowids, c.expires, JSON.stringify(c.agents), c.mags, c.vectors, c.id);
-        if (c.used === 0) drop.run(c.id);
-      }
-    } finally {
-      this.db.run("PRAGMA secure_delete = FAST");
+    // still hold the vectors. The connection runs with secure_delete = ON (connection.ts), which zeroes
+    // every freed page (about one chunk's size more written per update).
+    for (const c of edits.values()) {
+      write.run(c.used, c.rowids, c.expires, JSON.stringify(c.agents), c.mags, c.vectors, c.id);
+      if (c.used === 0) drop.run(c.id);
     }
   }
 }

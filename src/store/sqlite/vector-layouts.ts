@@ -62,22 +62,9 @@ export function moveLayout(
   }
   const rows = from.vectors();
   for (let i = 0; i < rows.length; i += 500) to.upsert(rows.slice(i, i + 500));
-  dropZeroed(db, [from.table, ...(o.extra ?? [])]);
+  // The connection runs with secure_delete = ON (connection.ts): the drop zeroes every page it frees, so no
+  // vector stays readable in the file. Deleting the rows one by one first did the same, but inside the
+  // caller's savepoint each vec0 delete cost ~1.6 ms: a 20k store took 33 s to start, a 100k one over 13 min.
+  for (const t of [from.table, ...(o.extra ?? [])]) db.run(`DROP TABLE ${t}`);
   o.logger?.info("moved vectors", { vectors: rows.length, ms: Math.round(performance.now() - started) });
-}
-
-/**
- * Drops the tables with secure_delete ON, so SQLite zeroes every page the drop frees and no vector stays
- * readable in the file (the portable index leaves the connection at FAST, which would only free them).
- * Deleting the rows one by one first did the same, but inside the caller's savepoint each vec0 delete
- * cost ~1.6 ms: 20k vectors took 33 s to move, and a 100k store did not finish starting in 13 minutes.
- */
-function dropZeroed(db: Db, tables: string[]): void {
-  const { secure_delete: mode } = db.query<{ secure_delete: number }, []>("PRAGMA secure_delete").get()!;
-  db.run("PRAGMA secure_delete = ON");
-  try {
-    for (const t of tables) db.run(`DROP TABLE ${t}`);
-  } finally {
-    db.run(`PRAGMA secure_delete = ${mode}`);
-  }
 }
