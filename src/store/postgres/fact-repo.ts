@@ -3,6 +3,7 @@
 import type { Pg } from "./connection";
 import type { FactRepo, FactRow, FactScope, NewFactRow } from "../repos/fact-repo";
 import type { Owner } from "../repos/memory-repo";
+import { ownerKey } from "~/shared/principal";
 
 const COLUMNS =
   'id, memory_id AS "memoryId", subject, attribute, value, value_key AS key, qualifier, negative <> 0 AS negative, ended_by IS NOT NULL AS ended';
@@ -12,9 +13,7 @@ const COLUMNS =
  * transaction ends): under READ COMMITTED two transactions would otherwise decide on the same state.
  */
 export const lockUserFacts = (pg: Pg, owner: Owner) =>
-  pg.run("SELECT pg_advisory_xact_lock(hashtextextended('engram.facts/' || $1, 0))", [
-    JSON.stringify([owner.org, owner.userId]),
-  ]);
+  pg.run("SELECT pg_advisory_xact_lock(hashtextextended('engram.facts/' || $1, 0))", [ownerKey(owner)]);
 
 export class PgFactRepo implements FactRepo {
   constructor(private readonly pg: Pg) {}
