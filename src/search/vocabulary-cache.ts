@@ -4,13 +4,14 @@
 // (Store.userChangeVersion, the one the search-result cache checks) moves with every change to the user's
 // memories on any node, so a term written anywhere is a correction at the next search.
 import { ownerKey } from "~/shared/principal";
+import { LruCache } from "./lru-cache";
 import type { Owner } from "~/store/store";
 
-/** Vocabularies kept (user × first letter); the oldest read goes first. Each holds up to VOCABULARY_SCAN terms. */
+/** Vocabularies kept (user × first letter); the least recently used goes first. Each holds up to VOCABULARY_SCAN terms. */
 const MAX_ENTRIES = 512;
 
 export class VocabularyCache {
-  private readonly entries = new Map<string, { version: number; terms: string[] }>();
+  private readonly entries = new LruCache<string, { version: number; terms: string[] }>(MAX_ENTRIES);
   /** Answers from memory since start (for tests and /metrics-style checks). */
   hits = 0;
 
@@ -31,8 +32,6 @@ export class VocabularyCache {
       return cached.terms;
     }
     const terms = await read();
-    this.entries.delete(key);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { version, terms });
     return terms;
   }
