@@ -3,7 +3,7 @@
 // Bun-only stand-ins of sdk/bun-only.ts. Under Bun, package.json's `bun` condition loads src/index.ts.
 // Nothing here may import Bun or Node modules: scripts/build-lib.ts bundles it for every runtime.
 export { createClient, type ClientOptions, type FetchLike } from "./sdk/http-client";
-export type { EngramClient, GovernanceClient, ComplianceReportInput } from "./sdk/client";
+export type { EngramClient, GovernanceClient, SpacesClient, ComplianceReportInput } from "./sdk/client";
 export { AppError, GovernanceValidationError } from "./shared/errors";
 export type { AppErrorCode, GovernanceErrorCode } from "./shared/errors";
 export type { ServerOptions } from "./config/config.schema";
@@ -17,10 +17,23 @@ export type {
   ListResponse,
   MemoryRef,
   MemoryResponse,
+  PromoteMemoryInput,
+  PromoteResponse,
   SearchMemoryInput,
   SearchResponse,
+  SpaceMemoryRef,
+  SupersedeMemoryInput,
+  SupersedeResponse,
   UpdateMemoryInput,
+  VersionsResponse,
 } from "./memory/memory.schema";
+export type {
+  CreateSpaceInput,
+  DeleteSpaceResponse,
+  SetMembersInput,
+  SpaceListResponse,
+  SpaceResponse,
+} from "./spaces/spaces.schema";
 export type {
   GovernancePolicy,
   GovernancePolicyPatch,

@@ -1,4 +1,4 @@
-// The SDK interface: one shape for the memory operations and `governance.*`, implemented
+// The SDK interface: one shape for the memory operations, `spaces.*` and `governance.*`, implemented
 // over HTTP (createClient) and in-process (createEngram).
 import type {
   AddMemoriesInput,
@@ -8,10 +8,23 @@ import type {
   ListResponse,
   MemoryRef,
   MemoryResponse,
+  PromoteMemoryInput,
+  PromoteResponse,
   SearchMemoryInput,
   SearchResponse,
+  SpaceMemoryRef,
+  SupersedeMemoryInput,
+  SupersedeResponse,
   UpdateMemoryInput,
+  VersionsResponse,
 } from "~/memory/memory.schema";
+import type {
+  CreateSpaceInput,
+  DeleteSpaceResponse,
+  SetMembersInput,
+  SpaceListResponse,
+  SpaceResponse,
+} from "~/spaces/spaces.schema";
 import type {
   GovernancePolicy,
   GovernancePolicyPatch,
@@ -46,14 +59,35 @@ export interface GovernanceClient {
   getEnforcementStats(options: { period: string }): Promise<EnforcementStats>;
 }
 
+/** Shared spaces of the organization (SPEC §8): create, setMembers and delete need an admin key. */
+export interface SpacesClient {
+  create(input: CreateSpaceInput): Promise<SpaceResponse>;
+  /** An admin: every space of the organization; anyone else: the spaces their user belongs to. */
+  list(): Promise<SpaceListResponse>;
+  get(spaceId: string): Promise<SpaceResponse>;
+  /** The members given become the whole membership. */
+  setMembers(spaceId: string, input: SetMembersInput): Promise<SpaceResponse>;
+  /** Deletes the space and everything stored in it (CONFLICT while a minimum retention holds any of it). */
+  delete(spaceId: string): Promise<DeleteSpaceResponse>;
+}
+
 export interface EngramClient {
   addMemories(input: AddMemoriesInput): Promise<{ success: true; memory_ids: string[] }>;
   searchMemory(input: SearchMemoryInput): Promise<SearchResponse>;
   listMemories(input: ListMemoriesInput): Promise<ListResponse>;
-  getMemory(ref: MemoryRef): Promise<MemoryResponse>;
+  /** With space_id: a memory of that shared space (members). */
+  getMemory(ref: SpaceMemoryRef): Promise<MemoryResponse>;
   updateMemory(input: UpdateMemoryInput): Promise<MemoryResponse>;
-  deleteMemory(ref: MemoryRef): Promise<DeleteResponse>;
+  /** With space_id: a memory of that shared space (writers). */
+  deleteMemory(ref: SpaceMemoryRef): Promise<DeleteResponse>;
   deleteAllMemories(input: DeleteAllInput): Promise<DeleteResponse>;
+  /** A memory's previous texts and those of the memories it superseded, newest first. */
+  memoryVersions(ref: MemoryRef): Promise<VersionsResponse>;
+  /** Stores the fact as it is now and marks the memory superseded by it. */
+  supersedeMemory(input: SupersedeMemoryInput): Promise<SupersedeResponse>;
+  /** Copies one of the user's memories into a shared space, with metadata.provenance. */
+  promoteMemory(input: PromoteMemoryInput): Promise<PromoteResponse>;
+  spaces: SpacesClient;
   governance: GovernanceClient;
   close(): Promise<void>;
 }

@@ -9,6 +9,9 @@ import {
 } from "~/shared/errors";
 import { validateAgentOverride, validateRemoveScope, validateTemplateName } from "~/governance/validate";
 import { isTemplateName } from "~/governance/policy.schema";
+import { checkInput } from "~/shared/validate";
+import { MemoryRef, PromoteMemoryInput, SupersedeMemoryInput } from "~/memory/memory.schema";
+import { SpacePath } from "~/spaces/spaces.schema";
 import type { EngramClient } from "./client";
 
 /**
@@ -60,6 +63,26 @@ export function createClient(o: ClientOptions): EngramClient {
     updateMemory: (i) => call("POST", "/update_memory", i),
     deleteMemory: (r) => call("DELETE", "/delete_memory", undefined, r),
     deleteAllMemories: (i) => call("POST", "/delete_all_memories", i),
+    // An id that is not a path segment ("" would reach another route): checked locally, with the server's rules.
+    memoryVersions: async (r) => {
+      const { memory_id, ...query } = checkInput(MemoryRef, r);
+      return call("GET", `/memories/${enc(memory_id)}/versions`, undefined, query);
+    },
+    supersedeMemory: async (i) => {
+      const { memory_id, ...body } = checkInput(SupersedeMemoryInput, i);
+      return call("POST", `/memories/${enc(memory_id)}/supersede`, body);
+    },
+    promoteMemory: async (i) => {
+      const { memory_id, ...body } = checkInput(PromoteMemoryInput, i);
+      return call("POST", `/memories/${enc(memory_id)}/promote`, body);
+    },
+    spaces: {
+      create: (i) => call("POST", "/spaces", i ?? null),
+      list: () => call("GET", "/spaces"),
+      get: async (id) => call("GET", spacePath(id)),
+      setMembers: async (id, i) => call("PUT", `${spacePath(id)}/members`, i ?? null),
+      delete: async (id) => call("DELETE", spacePath(id)),
+    },
     governance: {
       setPolicy: (p) => call("POST", "/governance/policies", p ?? null),
       getPolicy: (scope) => call("GET", "/governance/policies", undefined, scope ?? {}),
@@ -85,6 +108,11 @@ export function createClient(o: ClientOptions): EngramClient {
     },
     close: async () => {},
   };
+}
+
+/** /spaces/<id>, the id checked first: one that is not a path segment answers as the server would. */
+function spacePath(id: unknown): string {
+  return `/spaces/${encodeURIComponent(checkInput(SpacePath, { id }).id)}`;
 }
 
 function toError(status: number, body: Record<string, any> | null): Error {

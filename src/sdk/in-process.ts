@@ -7,9 +7,13 @@ import {
   DeleteAllInput,
   ListMemoriesInput,
   MemoryRef,
+  PromoteMemoryInput,
   SearchMemoryInput,
+  SpaceMemoryRef,
+  SupersedeMemoryInput,
   UpdateMemoryInput,
 } from "~/memory/memory.schema";
+import { CreateSpaceInput, SetMembersInput, SpacePath } from "~/spaces/spaces.schema";
 import type { EngramClient } from "./client";
 import { operator, type UserScope } from "~/shared/principal";
 import { userScope } from "~/identity/access";
@@ -22,19 +26,39 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     embedder,
   });
   const g = s.governance;
+  const org = s.config.orgId;
   // In-process, the caller is the trusted operator: an admin of the store's organization (SPEC §8).
   const as = <T extends { user_id?: string }>(write: boolean, input: T): [UserScope, T] => [
-    userScope(operator(s.config.orgId), write, input),
+    userScope(operator(org), write, input),
     input,
   ];
   return {
     addMemories: async (i) => s.shared.add(...as(true, checkInput(AddMemoriesInput, i))),
     searchMemory: async (i) => s.shared.search(...as(false, checkInput(SearchMemoryInput, i))),
     listMemories: async (i) => s.shared.list(...as(false, checkInput(ListMemoriesInput, i))),
-    getMemory: async (r) => s.memory.get(...as(false, checkInput(MemoryRef, r))),
+    getMemory: async (r) => s.shared.get(...as(false, checkInput(SpaceMemoryRef, r))),
     updateMemory: async (i) => s.shared.update(...as(true, checkInput(UpdateMemoryInput, i))),
-    deleteMemory: async (r) => s.memory.delete(...as(true, checkInput(MemoryRef, r))),
+    deleteMemory: async (r) => s.shared.delete(...as(true, checkInput(SpaceMemoryRef, r))),
     deleteAllMemories: async (i) => s.memory.deleteAll(...as(true, checkInput(DeleteAllInput, i))),
+    memoryVersions: async (r) => {
+      const [who, { memory_id }] = as(false, checkInput(MemoryRef, r));
+      return s.memory.versions(who, { memory_id });
+    },
+    supersedeMemory: async (i) => {
+      const [who, { memory_id, user_id: _, ...body }] = as(true, checkInput(SupersedeMemoryInput, i));
+      return s.memory.supersede(who, { memory_id }, body);
+    },
+    promoteMemory: async (i) => {
+      const [who, { memory_id, space_id }] = as(true, checkInput(PromoteMemoryInput, i));
+      return s.shared.promote(who, memory_id, { space_id });
+    },
+    spaces: {
+      create: async (i) => s.spaces.create(org, checkInput(CreateSpaceInput, i), null),
+      list: async () => s.spaces.list({ org }),
+      get: async (id) => s.spaces.get({ org }, spaceId(id)),
+      setMembers: async (id, i) => s.spaces.setMembers(org, spaceId(id), checkInput(SetMembersInput, i)),
+      delete: async (id) => s.spaces.delete(org, spaceId(id)),
+    },
     governance: {
       setPolicy: async (p) => g.setPolicy(p),
       getPolicy: async (scope) => g.getPolicy(scope),
@@ -49,3 +73,5 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     close: () => s.close(),
   };
 }
+
+const spaceId = (id: unknown): string => checkInput(SpacePath, { id }).id;
