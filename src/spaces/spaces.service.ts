@@ -100,7 +100,7 @@ export class SpacesService {
 
   /**
    * DELETE /spaces/:id (admin): the space, its members and everything stored under it (memories with their
-   * vectors, versions and facts; conversations; sessions), in one transaction. A delete route honours the
+   * vectors, versions and facts; conversations; sessions), in one transaction, then its graph. A delete route honours the
    * minimum retention (SPEC §5.4): when any of it is held, nothing is deleted (409) — never a space gone
    * with memories left behind that no one could reach.
    */
@@ -120,7 +120,8 @@ export class SpacesService {
       { org },
     );
     this.d.caches.touched(owner, "all");
-    if (removed.length) await this.d.graph.unlinkMemories(owner, removed);
+    // The space's graph holds only what its memories named (no route writes a space owner's graph): all of it goes.
+    await this.d.graph.deleteUser(owner);
     return { success: true, space_id: id, deleted_count: removed.length };
   }
 

@@ -4,7 +4,7 @@
 // pseudonym from then on. Runs on both stores.
 import { afterEach, describe, expect, test } from "bun:test";
 import { getTemplate } from "~/governance/templates";
-import { userScopeOf } from "~/shared/principal";
+import { spaceOwnerId, userScopeOf } from "~/shared/principal";
 import { ORG, SPACE, spacesApp, shown, type SpacesApp } from "./support";
 
 let app: SpacesApp;
@@ -47,6 +47,17 @@ describe("spaces under governance", () => {
       has_more: false,
       next_cursor: null,
     });
+  });
+
+  test("deleting a space deletes its graph too: the entities its memories named are gone", async () => {
+    app = await spacesApp();
+    await app.as(app.keys.ana).post("/add_memories", { space_id: SPACE, memory: "The team meets in Lisbon" });
+    const graph = app.t.services.graph.store;
+    const owner = { org: ORG, userId: spaceOwnerId(SPACE) };
+    const names = async () => (await graph.findEntities(owner, { limit: 50 })).map((e) => e.name).sort();
+    expect(await names()).toEqual(["Lisbon"]);
+    expect((await app.as(app.keys.admin).delete(`/spaces/${SPACE}`)).status).toBe(200);
+    expect(await names()).toEqual([]);
   });
 
   test("under FINRA's minimum retention a space holding young memories cannot be deleted: 409 and nothing goes", async () => {
