@@ -256,8 +256,8 @@ export class Enforcer {
       const plan = planImmutableBatch(ctx, batch);
       if (apply)
         await this.store.write(async (tx) => {
-          await tx.immutable.deleteVersions(plan.deleteVersions);
-          await tx.immutable.delete(plan.purgeEntities);
+          await tx.immutable.deleteVersions(org, plan.deleteVersions);
+          await tx.immutable.delete(org, plan.purgeEntities);
         }, orgWide(org));
       add("immutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
@@ -270,7 +270,7 @@ export class Enforcer {
       const batch = await this.store.read((r) => r.retention.mutable(org, after, BATCH), orgWide(org));
       if (!batch.length) return;
       const plan = planMutableBatch(ctx, batch);
-      if (apply) await this.store.write((tx) => tx.mutable.delete(plan.deleteKeys), orgWide(org));
+      if (apply) await this.store.write((tx) => tx.mutable.delete(org, plan.deleteKeys), orgWide(org));
       add("mutable", tallyPlan(plan), removalDueTimes(plan));
       const last = batch.at(-1)!;
       after = [last.namespace, last.key];

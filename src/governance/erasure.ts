@@ -86,7 +86,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     const erase: typeof versions = [];
     for (const v of versions)
       if (canEraseOnUserRequest(await policyOf(v.org), v.createdAt, now, v.retainUntil)) erase.push(v);
-    await tx.immutable.eraseVersions(erase);
+    await tx.immutable.eraseVersions(owner.org, erase);
     const key = (v: { type: string; id: string }) => JSON.stringify([v.type, v.id]);
     const kept = new Set(versions.filter((v) => !erase.includes(v)).map(key));
     for (const record of new Set(versions.map(key))) count("immutable", kept.has(record));
@@ -96,7 +96,10 @@ export class UserErasure implements Erasure, DeletionPolicy {
       count("mutable", !gone);
       if (gone) keys.push(r);
     }
-    await tx.mutable.delete(keys.map(({ key: [namespace, k] }) => ({ namespace, key: k })));
+    await tx.mutable.delete(
+      owner.org,
+      keys.map(({ key: [namespace, k] }) => ({ namespace, key: k })),
+    );
   }
 }
 

@@ -1,9 +1,9 @@
-// Immutable layer (SPEC §5.1): org-wide records keyed by (type, id); every write is version
+// Immutable layer (SPEC §5.1): org-wide records keyed by (type, id) within the organization; every write is version
 // n+1 with the full history kept; reads refresh accessed_at for purgeUnusedAfter.
 import type { ImmutableRow, ImmutableVersionRow, Repos, Store } from "~/store/store";
-import { EVERY_ROW, orgWide } from "~/shared/store-scope";
+import { orgWide } from "~/shared/store-scope";
 import { type Clock, iso } from "~/shared/clock";
-import { AppError, notFound, validationError } from "~/shared/errors";
+import { notFound, validationError } from "~/shared/errors";
 import type { OrgScope } from "~/shared/principal";
 import type { RetentionFloor } from "~/memory/memory-hooks";
 import type {
@@ -29,11 +29,6 @@ export class ImmutableService {
     if (Buffer.byteLength(data) > MAX_DATA_BYTES)
       throw validationError("data", `data must be at most ${MAX_DATA_BYTES} bytes of JSON`);
     const now = this.clock.now();
-    // Record keys are unique across organizations: whether another one holds this key is a question about
-    // every organization's rows (the organization's own transaction below cannot see theirs).
-    const owner = await this.store.read((r) => r.immutable.owner(type, id), EVERY_ROW);
-    if (owner !== null && owner !== scope.org)
-      throw new AppError("CONFLICT", `record ${type}/${id} belongs to another organization`);
     const version = await this.store.write(async (tx) => {
       return tx.immutable.put({
         orgId: scope.org,
@@ -52,7 +47,7 @@ export class ImmutableService {
   async get(scope: OrgScope, type: string, id: string, version?: number): Promise<ImmutableRecordResponse> {
     const { head, v } = await this.store.read(async (r) => {
       const head = await this.mustHead(r, scope, type, id);
-      return { head, v: await r.immutable.version(type, id, version ?? head.current_version) };
+      return { head, v: await r.immutable.version(scope.org, type, id, version ?? head.current_version) };
     }, orgWide(scope.org));
     if (!v) throw notFound("version", `${type}/${id}@${version}`);
     await this.touch(scope.org, type, id);
@@ -65,17 +60,19 @@ export class ImmutableService {
     await this.touch(scope.org, type, id);
     return {
       success: true as const,
-      versions: (await this.store.read((r) => r.immutable.versions(type, id), orgWide(scope.org))).map((v) => ({
-        version: v.version,
-        data: JSON.parse(v.data),
-        created_at: iso(v.created_at),
-      })),
+      versions: (await this.store.read((r) => r.immutable.versions(scope.org, type, id), orgWide(scope.org))).map(
+        (v) => ({
+          version: v.version,
+          data: JSON.parse(v.data),
+          created_at: iso(v.created_at),
+        }),
+      ),
     };
   }
 
   private async touch(org: string, type: string, id: string): Promise<void> {
     const now = this.clock.now();
-    await this.store.write((tx) => tx.immutable.touch(type, id, now), orgWide(org));
+    await this.store.write((tx) => tx.immutable.touch(org, type, id, now), orgWide(org));
   }
 
   /** The organization's record; one of another user is missing for a member or reader key (SPEC §8). */

@@ -56,7 +56,7 @@ export class MutableService {
     // A key of another user is missing for a member or reader key (SPEC §8).
     if (!row || (scope.viewer !== undefined && row.user_id !== null && row.user_id !== scope.viewer))
       throw notFound("key", `${namespace}/${key}`);
-    await this.store.write((tx) => tx.mutable.touch(namespace, key, now), orgWide(scope.org));
+    await this.store.write((tx) => tx.mutable.touch(scope.org, namespace, key, now), orgWide(scope.org));
     return { success: true as const, ...view(row, now) };
   }
 

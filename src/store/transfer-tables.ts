@@ -45,18 +45,17 @@ export const TABLES: TableSpec[] = [
   ),
   t(
     "immutable_records",
-    ["type", "id"],
+    ["organization_id", "type", "id"],
     "type, id, organization_id, user_id, current_version, created_at, updated_at, accessed_at",
   ),
-  // organization_id: PostgreSQL's own copy of the record's (row-level security); SQLite reads the record's.
   t(
     "immutable_versions",
-    ["type", "id", "version"],
+    ["organization_id", "type", "id", "version"],
     "type, id, version, organization_id, user_id, data, metadata, created_at, retain_until",
   ),
   t(
     "mutable_entries",
-    ["namespace", "key"],
+    ["organization_id", "namespace", "key"],
     "namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, expires_at, retain_until",
   ),
   t("graph_entities", ["node"], "node, org_id, user_id, type, id, name, name_key, properties, created_at, updated_at"),
@@ -101,9 +100,6 @@ export const DERIVED: Record<string, Record<string, string>> = {
   conversation_messages: {
     user_id: "SELECT c.user_id FROM conversations c WHERE c.id = x.conversation_id",
     org_id: "SELECT c.org_id FROM conversations c WHERE c.id = x.conversation_id",
-  },
-  immutable_versions: {
-    organization_id: "SELECT r.organization_id FROM immutable_records r WHERE r.type = x.type AND r.id = x.id",
   },
 };
 

@@ -85,7 +85,7 @@ describe("row-level security: each service names its request's scope", () => {
     expect(scopesUsing(seen, "graph")).toEqual([ALICE]);
   });
 
-  test("immutable and mutable records run in the organization's transactions; only the key's owner check sees every one", async () => {
+  test("immutable and mutable records run in the organization's transactions only (their keys are the organization's)", async () => {
     const org = { org: "default" };
     await t.services.immutable.put(org, "contract", "c1", { data: { v: 1 } });
     await t.services.immutable.get(org, "contract", "c1");
@@ -93,8 +93,7 @@ describe("row-level security: each service names its request's scope", () => {
     await t.services.mutable.put(org, "prefs", "theme", { value: "dark" });
     await t.services.mutable.get(org, "prefs", "theme");
     await t.services.mutable.delete(org, "prefs", "theme");
-    expect(scopesUsing(seen, "immutable")).toEqual(["*/*", ORG]);
-    expect(scopesUsing(seen, "immutable.owner")).toEqual(["*/*"]);
+    expect(scopesUsing(seen, "immutable")).toEqual([ORG]);
     expect(scopesUsing(seen, "immutable.put")).toEqual([ORG]);
     expect(scopesUsing(seen, "mutable")).toEqual([ORG]);
   });
@@ -173,10 +172,12 @@ describe.skipIf(TEST_STORE !== "postgres")(
 
     test("an organization's transaction gets none of another organization's immutable and mutable records", async () => {
       expect(await asDefault((r) => r.immutable.head("acme", "contract", "acme-1"))).toBeNull();
-      // versions() names no organization in its SQL: the policy alone keeps acme's versions out.
-      expect(await asDefault((r) => r.immutable.versions("contract", "acme-1"))).toEqual([]);
+      // The SQL asks for acme's versions: the policy alone keeps them out of default's transaction.
+      expect(await asDefault((r) => r.immutable.versions("acme", "contract", "acme-1"))).toEqual([]);
       expect(await asDefault((r) => r.mutable.get("acme", "prefs", "acme-theme", t.clock.now()))).toBeNull();
-      expect(await t.services.store.read((r) => r.immutable.versions("contract", "acme-1"), EVERY_ROW)).toHaveLength(1);
+      expect(
+        await t.services.store.read((r) => r.immutable.versions("acme", "contract", "acme-1"), EVERY_ROW),
+      ).toHaveLength(1);
     });
 
     test("a user's transaction that resolves a space's policy still finds the space's organization, and caches the right one", async () => {

@@ -221,13 +221,12 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
           }),
         );
       expect([await put("a"), await put("b"), await put("c")]).toEqual([1, 2, 3]);
-      const versions = await e.tx((r) => r.immutable.versions("contract", "c1"));
+      const versions = await e.tx((r) => r.immutable.versions("org", "contract", "c1"));
       expect(versions.map((v) => [v.version, v.data])).toEqual([
         [3, "c"],
         [2, "b"],
         [1, "a"],
       ]);
-      expect(await e.tx((r) => r.immutable.owner("contract", "c1"))).toBe("org");
       expect(await e.tx((r) => r.immutable.head("org", "contract", "c1"))).toMatchObject({ current_version: 3 });
     });
 

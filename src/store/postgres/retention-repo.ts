@@ -43,10 +43,10 @@ export class PgRetentionRepo implements RetentionRepo {
       `SELECT m.rowid, m.id, m.org_id AS org, m.user_id AS "userId", m.importance, m.source_type AS "sourceType", m.created_at AS "createdAt",
          m.conversation_ref AS "conversationRef", m.immutable_ref AS "immutableRef", m.expires_at AS "expiresAt", m.version,
          m.updated_at AS "updatedAt", m.retain_until AS "retainUntil", ${SIZE("m.memory", "m.metadata")} AS bytes,
-         (m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref))
+         (m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref AND c.org_id = m.org_id))
            AS "conversationRefExists",
          (m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
-           WHERE r.type = split_part(m.immutable_ref, '/', 1) AND r.type || '/' || r.id = m.immutable_ref))
+           WHERE r.organization_id = m.org_id AND r.type = split_part(m.immutable_ref, '/', 1) AND r.type || '/' || r.id = m.immutable_ref))
            AS "immutableRefExists"
        FROM memories m WHERE m.org_id = $4 AND m.agent_id = $1 AND m.rowid > $2 AND m.superseded_by IS NULL
        ORDER BY m.rowid LIMIT $3`,
@@ -115,8 +115,9 @@ export class PgRetentionRepo implements RetentionRepo {
     const versions = await this.versionsOf(
       `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS "createdAt", ${SIZE("v.data", "v.metadata")} AS bytes,
          v.retain_until AS "retainUntil"
-       FROM unnest($1::text[], $2::text[]) AS d(type, id) JOIN immutable_versions v ON v.type = d.type AND v.id = d.id`,
-      [rows.map((r) => r.type), rows.map((r) => r.id)],
+       FROM unnest($1::text[], $2::text[]) AS d(type, id)
+         JOIN immutable_versions v ON v.organization_id = $3 AND v.type = d.type AND v.id = d.id`,
+      [rows.map((r) => r.type), rows.map((r) => r.id), orgId],
     );
     return rows.map((r) => ({ ...r, versions: versions.get(`${r.type}/${r.id}`) ?? [] }));
   }
@@ -167,8 +168,7 @@ export class PgInventoryRepo implements InventoryRepo {
   async immutable(orgId: string): Promise<{ entities: number; versions: number }> {
     return (await this.pg.one<{ entities: number; versions: number }>(
       `SELECT (SELECT count(*) FROM immutable_records WHERE organization_id = $1) AS entities,
-         (SELECT count(*) FROM immutable_versions v JOIN immutable_records r ON r.type = v.type AND r.id = v.id
-          WHERE r.organization_id = $1) AS versions`,
+         (SELECT count(*) FROM immutable_versions WHERE organization_id = $1) AS versions`,
       [orgId],
     ))!;
   }

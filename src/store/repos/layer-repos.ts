@@ -1,6 +1,7 @@
 // The data layers besides memories (SPEC §5.1): conversations with their append-only messages,
 // immutable records with every version, mutable keys. Deleting is here once, for every caller
-// (the API, enforcement, a user's erasure). A user's conversations are found by organization and user.
+// (the API, enforcement, a user's erasure). A user's conversations are found by organization and user;
+// an immutable record or a mutable key is found by its organization and its key.
 import type { Owner } from "./memory-repo";
 
 export interface ConversationRow {
@@ -94,8 +95,6 @@ export interface UserRecord {
 
 export interface ImmutableRepo {
   head(orgId: string, type: string, id: string): Promise<ImmutableRow | null>;
-  /** The organization owning (type, id), whichever it is; null when no such record exists. */
-  owner(type: string, id: string): Promise<string | null>;
   /** Appends a version (creating the record on first write) and returns its number. */
   put(r: {
     orgId: string;
@@ -108,20 +107,20 @@ export interface ImmutableRepo {
     /** What this version earns (SPEC §5.4). */
     retainUntil: number | null;
   }): Promise<number>;
-  version(type: string, id: string, version: number): Promise<ImmutableVersionRow | null>;
+  version(orgId: string, type: string, id: string, version: number): Promise<ImmutableVersionRow | null>;
   /** Newest first. */
-  versions(type: string, id: string): Promise<ImmutableVersionRow[]>;
-  touch(type: string, id: string, now: number): Promise<void>;
+  versions(orgId: string, type: string, id: string): Promise<ImmutableVersionRow[]>;
+  touch(orgId: string, type: string, id: string, now: number): Promise<void>;
   /** Every version the user wrote, in any record (erasure). */
   versionsOfUser(owner: Owner): Promise<UserVersion[]>;
-  deleteVersions(items: { type: string; id: string; version: number }[]): Promise<void>;
+  deleteVersions(orgId: string, items: { type: string; id: string; version: number }[]): Promise<void>;
   /**
    * Erases these versions; a record left with none goes, any other then reads as its newest remaining
    * version (current version, author and update time follow it).
    */
-  eraseVersions(items: { type: string; id: string; version: number }[]): Promise<void>;
+  eraseVersions(orgId: string, items: { type: string; id: string; version: number }[]): Promise<void>;
   /** Records with all their versions. */
-  delete(items: { type: string; id: string }[]): Promise<void>;
+  delete(orgId: string, items: { type: string; id: string }[]): Promise<void>;
 }
 
 export interface MutableRow {
@@ -153,9 +152,9 @@ export interface MutableRepo {
   }): Promise<MutableRow>;
   /** A live (unexpired) entry of the organization, or null. */
   get(orgId: string, namespace: string, key: string, now: number): Promise<MutableRow | null>;
-  touch(namespace: string, key: string, now: number): Promise<void>;
+  touch(orgId: string, namespace: string, key: string, now: number): Promise<void>;
   /** Deletes a live entry of the organization; false when there is none. */
   deleteLive(orgId: string, namespace: string, key: string, now: number): Promise<boolean>;
   ofUser(owner: Owner): Promise<UserRecord[]>;
-  delete(items: { namespace: string; key: string }[]): Promise<void>;
+  delete(orgId: string, items: { namespace: string; key: string }[]): Promise<void>;
 }

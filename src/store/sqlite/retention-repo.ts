@@ -48,9 +48,9 @@ export class SqliteRetentionRepo implements RetentionRepo {
            m.conversation_ref AS conversationRef, m.immutable_ref AS immutableRef, m.expires_at AS expiresAt, m.version, m.updated_at AS updatedAt,
            m.retain_until AS retainUntil,
            length(CAST(m.memory AS BLOB)) + length(m.metadata) + ? AS bytes,
-           m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref) AS conversationRefExists,
+           m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref AND c.org_id = m.org_id) AS conversationRefExists,
            m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
-             WHERE r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
+             WHERE r.organization_id = m.org_id AND r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
          FROM memories m WHERE m.org_id = ? AND m.agent_id = ? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT ?`,
       )
       .all(ROW_OVERHEAD, org, spaceId, afterRowid, limit);
@@ -115,12 +115,13 @@ export class SqliteRetentionRepo implements RetentionRepo {
          WHERE organization_id = ? AND (type > ? OR (type = ? AND id > ?)) ORDER BY type, id LIMIT ?`,
       )
       .all(orgId, after[0], after[0], after[1], limit);
-    // Join through json_each so each (type, id) pair uses the primary key instead of a scan.
+    // Join through json_each so each (organization, type, id) uses the primary key instead of a scan.
     const versions = this.versionsOf(
       `SELECT v.type || '/' || v.id AS owner, v.version, v.created_at AS createdAt, length(CAST(v.data AS BLOB)) + length(v.metadata) + ? AS bytes,
          v.retain_until AS retainUntil
-       FROM json_each(?) j JOIN immutable_versions v ON v.type = json_extract(j.value, '$[0]') AND v.id = json_extract(j.value, '$[1]')`,
-      rows.map((r) => [r.type, r.id]),
+       FROM json_each(?) j JOIN immutable_versions v ON v.organization_id = json_extract(j.value, '$[0]')
+         AND v.type = json_extract(j.value, '$[1]') AND v.id = json_extract(j.value, '$[2]')`,
+      rows.map((r) => [orgId, r.type, r.id]),
     );
     return rows.map((r) => ({ ...r, versions: versions.get(`${r.type}/${r.id}`) ?? [] }));
   }
@@ -173,8 +174,8 @@ export class SqliteInventoryRepo implements InventoryRepo {
   async immutable(orgId: string): Promise<{ entities: number; versions: number }> {
     return this.db
       .query<{ entities: number; versions: number }, [string]>(
-        `SELECT count(*) AS entities, coalesce(sum((SELECT count(*) FROM immutable_versions v WHERE v.type = r.type AND v.id = r.id)), 0) AS versions
-         FROM immutable_records r WHERE r.organization_id = ?`,
+        `SELECT count(*) AS entities, (SELECT count(*) FROM immutable_versions WHERE organization_id = ?1) AS versions
+         FROM immutable_records r WHERE r.organization_id = ?1`,
       )
       .get(orgId)!;
   }

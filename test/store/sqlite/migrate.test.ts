@@ -183,3 +183,38 @@ describe("migrations 25 and 26 (list count index, then the index by scope)", () 
     expect(plan).toEqual(["SEARCH memories USING COVERING INDEX memories_by_scope (org_id=? AND user_id=?)"]);
   });
 });
+
+describe("migration 28 (layer organization keys)", () => {
+  test("keeps every immutable record, version and mutable key with its organization, and lets another organization take the same keys", async () => {
+    const db = await storeBefore(28);
+    db.run(
+      "INSERT INTO immutable_records (type, id, organization_id, user_id, current_version, created_at, updated_at, accessed_at) VALUES ('doc', 'd1', 'acme', 'bob', 2, 1, 2, 3)",
+    );
+    db.run(
+      "INSERT INTO immutable_versions (type, id, version, data, metadata, created_at, user_id) VALUES ('doc', 'd1', 1, '\"v1\"', '{}', 1, 'bob'), ('doc', 'd1', 2, '\"v2\"', '{}', 2, null)",
+    );
+    db.run(
+      "INSERT INTO mutable_entries (namespace, key, organization_id, user_id, value, created_at, updated_at, accessed_at, retain_until) VALUES ('ns', 'k', 'acme', 'bob', '1', 1, 2, 3, 9)",
+    );
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.filter((m) => m.version >= 28).length);
+    expect(db.query("SELECT organization_id, type, id, current_version FROM immutable_records").all()).toEqual([
+      { organization_id: "acme", type: "doc", id: "d1", current_version: 2 },
+    ]);
+    expect(db.query("SELECT organization_id, version, data, user_id FROM immutable_versions").all()).toEqual([
+      { organization_id: "acme", version: 1, data: '"v1"', user_id: "bob" },
+      { organization_id: "acme", version: 2, data: '"v2"', user_id: null },
+    ]);
+    expect(db.query("SELECT organization_id, key, value, retain_until FROM mutable_entries").all()).toEqual([
+      { organization_id: "acme", key: "k", value: "1", retain_until: 9 },
+    ]);
+    db.run(
+      "INSERT INTO immutable_records (organization_id, type, id, current_version, created_at, updated_at, accessed_at) VALUES ('globex', 'doc', 'd1', 1, 0, 0, 0)",
+    );
+    db.run(
+      "INSERT INTO mutable_entries (organization_id, namespace, key, value, created_at, updated_at, accessed_at) VALUES ('globex', 'ns', 'k', '2', 0, 0, 0)",
+    );
+    db.run("DELETE FROM immutable_records WHERE organization_id = 'acme'");
+    expect(db.query("SELECT count(*) AS n FROM immutable_versions").get()).toEqual({ n: 0 });
+    expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
+  });
+});

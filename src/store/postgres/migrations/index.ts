@@ -19,6 +19,7 @@ import m0016 from "./0016_list_count_index.sql" with { type: "text" };
 import m0017 from "./0017_space_registrations_readable.sql" with { type: "text" };
 import m0018 from "./0018_session_sweeps.sql" with { type: "text" };
 import m0019 from "./0019_row_security_org_rest.sql" with { type: "text" };
+import m0020 from "./0020_layer_org_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -46,4 +47,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 17, name: "space registrations readable", sql: m0017 },
   { version: 18, name: "session sweeps", sql: m0018 },
   { version: 19, name: "row security by organization, the rest", sql: m0019 },
+  { version: 20, name: "layer organization keys", sql: m0020 },
 ];

@@ -28,6 +28,7 @@ import m0024 from "./0024_graph_keys.sql" with { type: "text" };
 import m0025 from "./0025_list_count_index.sql" with { type: "text" };
 import m0026 from "./0026_memory_scope_index.sql" with { type: "text" };
 import m0027 from "./0027_session_sweeps.sql" with { type: "text" };
+import m0028 from "./0028_layer_org_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -75,4 +76,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: "list count index", sql: m0025 },
   { version: 26, name: "memory scope index", sql: m0026 },
   { version: 27, name: "session sweeps", sql: m0027 },
+  { version: 28, name: "layer organization keys", sql: m0028, foreignKeysOff: true },
 ];
