@@ -7,7 +7,8 @@ import type { AuditRow, Store } from "~/store/store";
 import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
-import type { Principal } from "~/shared/principal";
+import { ownerKey, type Principal } from "~/shared/principal";
+import type { Owner } from "~/store/store";
 import { GovernanceValidationError } from "~/shared/errors";
 import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
@@ -40,7 +41,10 @@ export class AuditLog {
    */
   private pending: (AuditRow | Promise<AuditRow | null>)[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** Erased users: their calls recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym. */
+  /**
+   * Erased users by ownerKey (another organization's user of the same id is another user): their calls
+   * recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym.
+   */
   private readonly erased = new Map<string, { pseudonym: string; until: number }>();
   private prunedAt = -Infinity;
   /** Policy lookups of recorded calls not answered yet (see settle). */
@@ -130,15 +134,16 @@ export class AuditLog {
   }
 
   /** Called in an erasure's transaction, which rewrote the stored entries: the ones not yet written follow. */
-  forget(userId: string, pseudonym: string): void {
-    this.erased.set(userId, { pseudonym, until: this.clock.now() + LATE_CALLS_MS });
+  forget(owner: Owner, pseudonym: string): void {
+    this.erased.set(ownerKey(owner), { pseudonym, until: this.clock.now() + LATE_CALLS_MS });
   }
 
   private pseudonymized(row: AuditRow): AuditRow {
-    const e = row.user_id === null ? undefined : this.erased.get(row.user_id);
+    const key = row.user_id === null ? null : ownerKey({ org: row.organization_id, userId: row.user_id });
+    const e = key === null ? undefined : this.erased.get(key);
     if (!e) return row;
     if (row.at < e.until) return { ...row, user_id: e.pseudonym };
-    if (this.clock.now() >= e.until) this.erased.delete(row.user_id!);
+    if (this.clock.now() >= e.until) this.erased.delete(key!);
     return row;
   }
 

@@ -17,7 +17,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     private readonly policies: PolicyService,
     private readonly clock: Clock,
     /** Told the pseudonym that now stands for the erased user (the audit log's unwritten and late calls). */
-    private readonly onErased: (userId: string, pseudonym: string) => void = () => {},
+    private readonly onErased: (owner: Owner, pseudonym: string) => void = () => {},
   ) {}
 
   async keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined> {
@@ -52,7 +52,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     // What the user wrote into shared spaces stays (it is the space's, under the space's policy); the
     // writer it names is personal data, so it is named by the pseudonym from now on, as in the logs.
     const renamed = await tx.spaces.renameWriter(owner.org, userId, pseudonym);
-    this.onErased(userId, pseudonym);
+    this.onErased(owner, pseudonym);
     await tx.governance.recordDeletionRequest({
       id: newId(),
       org: owner.org,

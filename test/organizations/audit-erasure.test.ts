@@ -1,0 +1,37 @@
+// Organizations (SPEC §8) and the audit log's pseudonyms: erasing one organization's "alice" renames her
+// calls only — another organization's "alice", recorded but not yet written, keeps her own id.
+// Both stores (ENGRAM_TEST_STORE).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestApp } from "../support/app";
+import { rowsOf } from "../support/store";
+import { userScopeOf } from "~/shared/principal";
+
+describe("organizations: the audit log after an erasure", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ embedder: null });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  test("a call of another organization's user of the same id, recorded before the erasure, keeps its user id", async () => {
+    const call = (org: string) => ({
+      method: "GET",
+      path: "/list_memories",
+      status: 200,
+      userId: "alice",
+      principal: { org, id: `key-${org}`, kind: "key" as const },
+    });
+    t.services.governance.audit.record(call("acme"));
+    t.services.governance.audit.record(call("default"));
+    await t.services.memory.deleteAll(userScopeOf("default", "alice"), { cascade: true });
+    await t.services.governance.audit.flush();
+    const rows = await rowsOf<{ organization_id: string; user_id: string }>(
+      t,
+      "SELECT organization_id, user_id FROM audit_log WHERE path = '/list_memories' ORDER BY organization_id",
+    );
+    expect(rows.map((r) => [r.organization_id, r.user_id.startsWith("erased-") ? "erased" : r.user_id])).toEqual([
+      ["acme", "alice"],
+      ["default", "erased"],
+    ]);
+  });
+});
