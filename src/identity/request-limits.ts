@@ -62,8 +62,17 @@ export class RequestLimits {
       return who;
     }
     if (!this.requests) return who;
-    return andThen(this.requests.take(who.kind === "local" ? `addr:${address}` : who.id), (v) =>
+    return andThen(this.requests.take(bucketOf(who, address)), (v) =>
       v.ok ? who : tooMany(v, `rate limit of ${this.settings.requests} exceeded`),
     );
   }
+}
+
+/**
+ * A principal's bucket: a key's id (unique across organizations), a token's subject within its
+ * organization (two organizations' "alice" are two subjects), the local operator's client address.
+ */
+function bucketOf(who: Principal, address: string): string {
+  if (who.kind === "local") return `addr:${address}`;
+  return who.kind === "token" ? `org:${JSON.stringify([who.org, who.id])}` : who.id;
 }

@@ -2,6 +2,9 @@
 // Retry-After, pruning, and two stores (two connections, as two processes have) sharing one file.
 import { afterAll, describe, expect, test } from "bun:test";
 import { RateLimiter, retryAfterSeconds } from "~/identity/rate-limit";
+import { RequestLimits } from "~/identity/request-limits";
+import { AppError } from "~/shared/errors";
+import type { Principal } from "~/shared/principal";
 import { parseRate } from "~/shared/rate";
 import { openTestStore } from "../support/store";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -137,6 +140,34 @@ describe("RateLimiter", () => {
       await a.close();
       await b.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("RequestLimits", () => {
+  test("a token subject is counted per organization: one organization's busy 'alice' leaves another's alone", async () => {
+    const store = await openTestStore();
+    try {
+      const limits = new RequestLimits(store, { requests: "2/m", authFailures: "off" });
+      const alice = (org: string): Principal => ({
+        org,
+        role: "member",
+        userId: "alice",
+        kind: "token",
+        id: "oidc:alice",
+      });
+      const admitted = async (p: Principal) => {
+        const who = await limits.admit("127.0.0.1", () => p);
+        return who instanceof AppError ? who.code : "ok";
+      };
+      expect([await admitted(alice("a")), await admitted(alice("a")), await admitted(alice("a"))]).toEqual([
+        "ok",
+        "ok",
+        "RATE_LIMITED",
+      ]);
+      expect(await admitted(alice("b"))).toBe("ok");
+    } finally {
+      await store.close();
     }
   });
 });
