@@ -2,7 +2,7 @@
 // busy machine throughput moves with the neighbours, while the CPU time the server process spends per
 // request (all its threads, from /proc) stays put. A and B serve copies of one store loaded once.
 // Usage: bun scripts/bench-cpu.ts [--memories=20000] [--users=N/1000] [--requests=2000] [--rounds=4]
-//          [--concurrency=8] [--kinds=search,get,list] [--a-auth] [--b-auth] [--a-root=DIR] [--b-root=DIR]
+//          [--concurrency=8] [--kinds=search,get,list,add] [--a-auth] [--b-auth] [--a-root=DIR] [--b-root=DIR]
 // Default: A without auth, B with --auth (a member key per user, every request audited, rate limit out of
 // reach), both from this tree. --a-root/--b-root serve from another checkout (e.g. before/after a change).
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -108,6 +108,13 @@ function requestOf(kind: string, s: Server, rnd: () => number, vocab: any, ids: 
       body: JSON.stringify({ user_id: u, query: makeText(vocab, rnd, 2, 6), limit: 10 }),
     });
   if (kind === "list") return fetch(`${s.url}/list_memories?user_id=${u}&limit=20`, { headers: auth });
+  // As bench-load.ts adds: one new memory per request (both sides get the same texts, same seed).
+  if (kind === "add")
+    return fetch(`${s.url}/add_memories`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ user_id: u, agent_id: `agent-${Math.floor(rnd() * 4)}`, memory: makeText(vocab, rnd) }),
+    });
   const [owner, id] = ids[Math.floor(rnd() * ids.length)]!;
   return fetch(`${s.url}/get_memory?memory_id=${id}&user_id=${owner}`, { headers: bearer(s.keys?.[owner]) });
 }

@@ -198,7 +198,7 @@ export class MemoryService {
     });
     if (d.vector)
       await this.search.writeVectors(tx, d.vector.space, [
-        { rowid, ...scope, expiresAt: d.traits.expiresAt, vector: d.vector.vector },
+        { rowid, ...scope, expiresAt: d.traits.expiresAt, vector: d.vector.vector, fresh: true },
       ]);
     return { id, text: d.text, duplicate: false, superseded: await this.facts.commit(tx, scope, id, plan, d.explicit) };
   }

@@ -19,6 +19,11 @@ export interface VectorRow {
   expiresAt: number | null;
   /** null = the model gave no vector (no known word): recorded as embedded, found by keyword only. */
   vector: Float32Array | null;
+  /**
+   * The memory row was inserted in this transaction: its rowid never held a vector (rowids are not reused),
+   * so there is none to replace and the index skips looking for one.
+   */
+  fresh?: boolean;
 }
 
 /** A memory's columns its vector is stored and filtered with (the owner, agent, session and expiry). */

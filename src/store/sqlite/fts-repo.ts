@@ -11,13 +11,20 @@ const OWNER_SQL = "SELECT id FROM fts_owners WHERE org_id = ? AND user_id = ?";
 export const existingOwnerId = (db: Db, o: Owner): number | null =>
   db.query<{ id: number }, [string, string]>(OWNER_SQL).get(o.org, o.userId)?.id ?? null;
 
+/** Nearly every owner has a number already: looked up first, made only when missing (one statement, not two). */
 export function ownerId(db: Db, o: Owner): number {
+  const id = existingOwnerId(db, o);
+  if (id !== null) return id;
   db.query("INSERT OR IGNORE INTO fts_owners (org_id, user_id) VALUES (?, ?)").run(o.org, o.userId);
   return existingOwnerId(db, o)!;
 }
 
-export function indexMemory(db: Db, rowid: number, o: Owner, text: string): void {
-  db.query("DELETE FROM memories_fts WHERE rowid = ?").run(rowid);
+/**
+ * `fresh`: the row was inserted in this transaction, so the index has no entry of its rowid to replace
+ * (rowids are not reused); an FTS5 delete of a rowid it lacks still searches its segments for it.
+ */
+export function indexMemory(db: Db, rowid: number, o: Owner, text: string, fresh = false): void {
+  if (!fresh) db.query("DELETE FROM memories_fts WHERE rowid = ?").run(rowid);
   db.query("INSERT INTO memories_fts (rowid, memory) VALUES (?, ?)").run(rowid, ownedText(ownerId(db, o), text));
 }
 

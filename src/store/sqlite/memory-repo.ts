@@ -42,7 +42,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     // A row a later job of the batch deleted has no entry to get (none is in the group's jobs today).
     this.tail.later(() => {
       if (this.db.query("SELECT 1 FROM memories WHERE rowid = ?").get(rowid))
-        indexMemory(this.db, rowid, { org: m.org_id, userId: m.user_id }, m.memory);
+        indexMemory(this.db, rowid, { org: m.org_id, userId: m.user_id }, m.memory, true);
     });
     return rowid;
   }

@@ -95,7 +95,7 @@ export class PortableVectorIndex {
     const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
     const edits: Edits = new Map();
     for (const r of rows) {
-      this.free(edits, r.rowid);
+      if (!r.fresh) this.free(edits, r.rowid);
       if (r.vector) this.place(edits, r, r.vector);
       mark.run(r.rowid, this.modelId);
     }

@@ -103,7 +103,7 @@ export class VectorIndex {
     );
     const mark = this.db.query("INSERT OR REPLACE INTO memory_embeddings (memory_rowid, model) VALUES (?, ?)");
     for (const r of rows) {
-      this.delete([r.rowid]);
+      if (!r.fresh) this.delete([r.rowid]);
       if (r.vector) ins.run(r.rowid, partitionOf(r), r.vector, r.agentId, r.sessionId, r.expiresAt ?? NEVER);
       mark.run(r.rowid, this.modelId);
     }
