@@ -5,21 +5,27 @@ import { userScope } from "~/shared/store-scope";
 import { iso } from "~/shared/clock";
 import type { VersionsResponse } from "./memory.schema";
 
-type Shown = { id: string; superseded_by: string | null; has_facts: number };
+/** superseded_by may be left unread: a listing without include_superseded shows only memories without one. */
+type Shown = { id: string; superseded_by?: string | null; has_facts: number };
+type History = { supersedes?: string[]; superseded_by?: string };
 const NONE = new Map<string, string[]>();
 
 /**
- * A function adding supersedes / superseded_by to each of `rows`, each only when there is something to say.
- * Only a memory with has_facts can have superseded another, so most reads ask the store nothing more
- * (a second read per get halved get throughput).
+ * A function adding supersedes / superseded_by to the shown form of each of `rows`, each only when there is
+ * something to say, as its last fields. Only a memory with has_facts can have superseded another, so most
+ * reads ask the store nothing more (a second read per get halved get throughput). It sets the fields on the
+ * item rather than answering an object to spread: a listing builds one object per row, not three.
  */
 export async function historyOf(store: Store, owner: Owner, rows: readonly Shown[]) {
-  const ids = rows.filter((m) => m.has_facts).map((m) => m.id);
-  const supersedes = ids.length ? await store.read((r) => r.memories.supersedes(owner, ids), userScope(owner)) : NONE;
-  return (m: Shown) => ({
-    ...(supersedes.has(m.id) ? { supersedes: supersedes.get(m.id)! } : {}),
-    ...(m.superseded_by ? { superseded_by: m.superseded_by } : {}),
-  });
+  let ids: string[] | undefined;
+  for (const m of rows) if (m.has_facts) (ids ??= []).push(m.id);
+  const supersedes = ids ? await store.read((r) => r.memories.supersedes(owner, ids), userScope(owner)) : NONE;
+  return <T extends object>(item: T, m: Shown): T & History => {
+    const older = supersedes.get(m.id);
+    if (older) (item as History).supersedes = older;
+    if (m.superseded_by) (item as History).superseded_by = m.superseded_by;
+    return item;
+  };
 }
 
 /** The memory's own versions, newest first, then each older memory it superseded with its versions. */

@@ -234,15 +234,13 @@ export class MemoryService {
     const before = this.caches.results.snapshot(scope);
     const hits = (await this.search.rank(filter, input.query, limit)).filter((h) => h.score >= (input.min_score ?? 0));
     const history = await historyOf(this.store, scope, hits);
-    const results = hits.map((h) => ({
-      id: h.id,
-      memory: h.memory,
-      score: h.score,
-      metadata: JSON.parse(h.metadata),
-      created_at: iso(h.created_at),
-      ...history(h),
-      ...(input.explain ? { score_details: { semantic: h.semantic, keyword: h.keyword } } : {}),
-    }));
+    const results = hits.map((h) => {
+      const shown = history(
+        { id: h.id, memory: h.memory, score: h.score, metadata: JSON.parse(h.metadata), created_at: iso(h.created_at) },
+        h,
+      );
+      return input.explain ? { ...shown, score_details: { semantic: h.semantic, keyword: h.keyword } } : shown;
+    });
     const response = { results };
     this.caches.results.set(
       scope,
@@ -258,26 +256,26 @@ export class MemoryService {
     const limit = input.limit ?? 50;
     const after = input.cursor !== undefined ? rowCursor(decodeCursor(input.cursor)) : undefined;
     const q = { limit, after, agentId: scope.agentId ?? input.agent_id, includeSuperseded: input.include_superseded };
-    const { items, total } = await this.listKeyed(scope, q);
-    const page = items.slice(0, limit);
+    const { items, keys, total } = await this.listKeyed(scope, q);
     const hasMore = items.length > limit;
-    const last = page.at(-1);
+    if (hasMore) items.length = limit;
     return {
-      results: page.map(({ key: _, ...item }) => item),
+      results: items,
       total,
       has_more: hasMore,
-      next_cursor: hasMore && last ? encodeCursor(...last.key) : null,
+      next_cursor: hasMore && limit > 0 ? encodeCursor(...keys[limit - 1]!) : null,
     };
   }
 
   /**
    * Up to `limit + 1` of the owner's memories after `after` (a listing's keyset: created_at, rowid), newest
-   * first, each with its key, and the owner's total. A listing across shared spaces merges these by key.
+   * first, `keys[i]` the key of `items[i]`, and the owner's total. A listing across shared spaces merges
+   * these by key. The keys are apart from the items so that a plain listing answers its items as they are.
    */
   async listKeyed(
     scope: UserScope,
     q: { limit: number; after?: [number, number]; agentId?: string; includeSuperseded?: boolean },
-  ): Promise<{ items: (ListItem & { key: [number, number] })[]; total: number }> {
+  ): Promise<{ items: ListItem[]; keys: [number, number][]; total: number }> {
     this.caches.seen(scope);
     const now = this.clock.now();
     const includeSuperseded = q.includeSuperseded === true;
@@ -296,16 +294,20 @@ export class MemoryService {
     );
     const history = await historyOf(this.store, scope, page);
     return {
-      items: page.map((r) => ({
-        id: r.id,
-        memory: r.memory,
-        metadata: JSON.parse(r.metadata),
-        agent_id: r.agent_id,
-        session_id: r.session_id || null,
-        created_at: iso(r.created_at),
-        ...history(r),
-        key: [r.created_at, r.rowid] as [number, number],
-      })),
+      items: page.map((r) =>
+        history(
+          {
+            id: r.id,
+            memory: r.memory,
+            metadata: JSON.parse(r.metadata),
+            agent_id: r.agent_id,
+            session_id: r.session_id || null,
+            created_at: iso(r.created_at),
+          },
+          r,
+        ),
+      ),
+      keys: page.map((r): [number, number] => [r.created_at, r.rowid]),
       total: await this.total(scope, now, q.agentId, includeSuperseded),
     };
   }
@@ -313,7 +315,7 @@ export class MemoryService {
   async get(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<MemoryResponse> {
     this.caches.seen(scope);
     const row = await this.mustGet(scope, ref.memory_id);
-    return { ...toResponse(row), ...(await historyOf(this.store, scope, [row]))(row) };
+    return (await historyOf(this.store, scope, [row]))(toResponse(row), row);
   }
 
   async update(scope: UserScope, input: UpdateMemoryInput): Promise<MemoryResponse> {

@@ -72,12 +72,14 @@ export class SharedMemory {
       this.memory.listKeyed(who, { ...q, agentId: who.agentId ?? input.agent_id }).then((p) => tagged(p, null)),
       ...spaces.map((s) => this.memory.listKeyed(s.owner, q).then((p) => tagged(p, s.id))),
     ]);
-    const merged = pages.flatMap((p) => p.items).sort((a, b) => b.key[0] - a.key[0] || b.key[1] - a.key[1]);
+    const merged = pages
+      .flatMap((p) => p.items.map((item, i) => ({ item, key: p.keys[i]! })))
+      .sort((a, b) => b.key[0] - a.key[0] || b.key[1] - a.key[1]);
     const page = merged.slice(0, limit);
     const last = page.at(-1);
     const hasMore = merged.length > limit;
     return {
-      results: page.map(({ key: _k, ...item }) => item),
+      results: page.map((m) => m.item),
       total: pages.reduce((n, p) => n + p.total, 0),
       has_more: hasMore,
       next_cursor: hasMore && last ? encodeCursor(...last.key) : null,
@@ -148,6 +150,6 @@ export class SharedMemory {
   }
 }
 
-function tagged<T>(page: { items: T[]; total: number }, spaceId: string | null) {
-  return { total: page.total, items: page.items.map((i) => ({ ...i, space_id: spaceId })) };
+function tagged<T, K>(page: { items: T[]; keys: K[]; total: number }, spaceId: string | null) {
+  return { ...page, items: page.items.map((i) => ({ ...i, space_id: spaceId })) };
 }

@@ -39,10 +39,12 @@ export interface MemoryRow {
   has_facts: number;
 }
 
+/** superseded_by may be left out when the page has only current memories (it is null in all of them). */
 export type ListedRow = Pick<
   MemoryRow,
-  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at" | "superseded_by" | "has_facts"
->;
+  "rowid" | "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at" | "has_facts"
+> &
+  Partial<Pick<MemoryRow, "superseded_by">>;
 
 /** `updated_at` defaults to `created_at` (an imported memory keeps both of its times). */
 /** `text_key` and `has_facts` default to none (a memory stored without the duplicate check and facts). */

@@ -63,7 +63,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
 
   /**
    * Newest first; `after` is the (created_at, rowid) of the last row of the previous page. Only the
-   * columns a listing shows: reading all fifteen cost a third more per page.
+   * columns a listing shows: reading all fifteen cost a third more per page; superseded_by only when the
+   * page may hold superseded memories (each column of each row is a value made for JavaScript).
    */
   async page(q: {
     org: string;
@@ -75,13 +76,14 @@ export class SqliteMemoryRepo implements MemoryRepo {
     includeSuperseded?: boolean;
   }): Promise<ListedRow[]> {
     const agent = (q.agentId !== undefined ? " AND agent_id = ?" : "") + (q.includeSuperseded ? "" : CURRENT);
+    const successor = q.includeSuperseded ? ", superseded_by" : "";
     const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
     const params: any[] = [q.org, q.userId, q.now];
     if (q.agentId !== undefined) params.push(q.agentId);
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
       .query<ListedRow, any[]>(
-        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, superseded_by, has_facts FROM memories
+        `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, has_facts${successor} FROM memories
          WHERE org_id = ? AND user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...params, q.limit);

@@ -89,3 +89,29 @@ describe("the add path's plans", () => {
     ]);
   });
 });
+
+describe("the list path's page", () => {
+  const pageOf = () => [...statements].filter((s) => s.includes("ORDER BY created_at DESC, rowid DESC LIMIT ?"));
+
+  test("a listing of current memories reads no superseded_by column (null in every row it can show), and still shows what each supersedes", async () => {
+    await t.post("/add_memories", { user_id: "s", memory: "I live in Berlin" });
+    const lisbon = (await t.post("/add_memories", { user_id: "s", memory: "I moved to Lisbon" })).body.memory_ids[0];
+    statements.clear();
+    const res = await t.get("/list_memories?user_id=s");
+    expect(res.body.results.map((r: { memory: string }) => r.memory)).toEqual(["I moved to Lisbon"]);
+    expect(res.body.results[0].supersedes).toHaveLength(1);
+    expect(pageOf()).toHaveLength(1);
+    expect(pageOf()[0]).not.toContain("superseded_by,");
+    expect(pageOf()[0]).not.toMatch(/has_facts, superseded_by/);
+
+    statements.clear();
+    const all = await t.get("/list_memories?user_id=s&include_superseded=true");
+    expect(
+      all.body.results.map((r: { memory: string; superseded_by?: string }) => [r.memory, r.superseded_by]),
+    ).toEqual([
+      ["I moved to Lisbon", undefined],
+      ["I live in Berlin", lisbon],
+    ]);
+    expect(pageOf()[0]).toMatch(/has_facts, superseded_by FROM memories/);
+  });
+});
