@@ -11,18 +11,20 @@ export function rowCursor([createdAt, rowid]: [number, string]): [number, number
   return [createdAt, Number(rowid)];
 }
 
+/** The fields every shown memory has, a list item's and get's alike. */
+export const shownFields = (
+  r: Pick<MemoryRow, "id" | "memory" | "metadata" | "agent_id" | "session_id" | "created_at">,
+) => ({
+  id: r.id,
+  memory: r.memory,
+  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+  agent_id: r.agent_id,
+  session_id: r.session_id || null,
+  created_at: iso(r.created_at),
+});
+
 export function toResponse(r: MemoryRow): MemoryResponse {
-  return {
-    success: true,
-    id: r.id,
-    memory: r.memory,
-    metadata: JSON.parse(r.metadata),
-    agent_id: r.agent_id,
-    session_id: r.session_id || null,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-    version: r.version,
-  };
+  return { success: true, ...shownFields(r), updated_at: iso(r.updated_at), version: r.version };
 }
 
 /** Shallow merge; a key set to null is removed. */

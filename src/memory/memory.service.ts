@@ -39,7 +39,7 @@ import type { MemoryHooks } from "./memory-hooks";
 import { MemoryFacts, statesFacts } from "./memory-facts";
 import { draftsOf, type Draft } from "./memory-drafts";
 import { historyOf, versionsOf } from "./memory-history";
-import { alreadySuperseded, mergeMetadata, rowCursor, toResponse } from "./memory-rows";
+import { alreadySuperseded, mergeMetadata, rowCursor, shownFields, toResponse } from "./memory-rows";
 
 export interface MemoryDeps {
   store: Store;
@@ -294,19 +294,7 @@ export class MemoryService {
     );
     const history = await historyOf(this.store, scope, page);
     return {
-      items: page.map((r) =>
-        history(
-          {
-            id: r.id,
-            memory: r.memory,
-            metadata: JSON.parse(r.metadata),
-            agent_id: r.agent_id,
-            session_id: r.session_id || null,
-            created_at: iso(r.created_at),
-          },
-          r,
-        ),
-      ),
+      items: page.map((r) => history(shownFields(r), r)),
       keys: page.map((r): [number, number] => [r.created_at, r.rowid]),
       total: await this.total(scope, now, q.agentId, includeSuperseded),
     };
