@@ -144,7 +144,7 @@ async function seed(path: string, memories: number, versions: number): Promise<v
   await seedLayers(e, rand);
   const policy = getTemplate("GDPR");
   policy.vector.purging.deleteOrphaned = true;
-  await e.governance.setPolicy({ organizationId: "default", ...policy });
+  await e.governance.setPolicy({ organizationId: "default", ...policy }, "default");
   console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, JSON.stringify(rowCounts(e)));
   await e.close();
 }
@@ -154,10 +154,10 @@ async function enforce(path: string): Promise<void> {
   const e = await open(path);
   const rssOpen = peakRssMB();
   let t = performance.now();
-  const impact = await e.governance.simulate({});
+  const impact = await e.governance.simulate({}, "default");
   const simulateMs = performance.now() - t;
   t = performance.now();
-  const result = await e.governance.enforce({ scope: { organizationId: "default" } });
+  const result = await e.governance.enforce({ scope: { organizationId: "default" } }, "default");
   const enforceMs = performance.now() - t;
   console.log(
     JSON.stringify(

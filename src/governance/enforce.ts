@@ -8,11 +8,12 @@ import { newId } from "~/shared/ids";
 import type { PolicyService } from "./policies";
 import type { EnforcementRule, EnforcementResult, GovernanceLayer, SimulationImpact } from "./operations.schema";
 import { GOVERNANCE_LAYERS } from "./operations.schema";
-import type { GovernancePolicyPatch, PolicyRules, PolicyScope } from "./policy.schema";
+import type { GovernancePolicyPatch, PolicyRules } from "./policy.schema";
 import { applyPatch } from "./merge";
 import { isHeldByMinimumRetention } from "./retention-rules";
 import { logKey, logRow, processedLayers, resultOf } from "./enforcement-log";
 import { validateEnforceOptions, validatePartialPolicy } from "./validate";
+import { ownOrg } from "./caller-org";
 import { planConversationBatch, planImmutableBatch, planMutableBatch, planVectorBatch, type PlanContext } from "./plan";
 import {
   addTallies,
@@ -69,43 +70,55 @@ export class Enforcer {
   ) {}
 
   /**
-   * One run per request across every node of the store: runs of the same key (scope, layers, rules) take
-   * turns, and a request that finds a run of its key logged after it arrived (one under way then, or begun
-   * since) answers with that run's result instead of running again.
+   * One run per request across every node of the store: runs of the same key (organization, scope, layers,
+   * rules) take turns, and a request that finds a run of its key logged after it arrived (one under way
+   * then, or begun since) answers with that run's result instead of running again. `caller`: the caller's
+   * organization, the only one whose data the run touches (a scope naming another is NOT_FOUND).
    */
-  async enforce(options: unknown): Promise<EnforcementResult> {
+  async enforce(options: unknown, caller: string): Promise<EnforcementResult> {
     const checked = validateEnforceOptions(options);
-    const key = logKey(checked.scope, processedLayers(checked.scope, checked.layers), checked.rules);
-    const runs = () => this.store.read((r) => r.governance.enforcementRuns(key), EVERY_ROW);
+    const org = ownOrg(caller, checked.scope.organizationId);
+    const key = logKey(org, checked.scope, processedLayers(checked.scope, checked.layers), checked.rules);
+    const runs = () => this.store.read((r) => r.governance.enforcementRuns(key), orgWide(org));
     const seen = (await runs()).count;
     return this.store.exclusive("enforcement", async () => {
       const { count, latest } = await runs();
-      return count > seen && latest ? resultOf(latest) : this.enforceNow(checked);
+      return count > seen && latest ? resultOf(latest) : this.enforceNow(org, checked);
     });
   }
 
-  private async enforceNow({
-    scope,
-    layers,
-    rules,
-  }: ReturnType<typeof validateEnforceOptions>): Promise<EnforcementResult> {
+  /**
+   * The run no caller asked for (the operator's, a schedule's): every organization, each under its own
+   * policies and logged as its own run, so each one's statistics and reports count only its own data.
+   */
+  async enforceEveryOrganization(): Promise<Record<string, EnforcementResult>> {
+    const orgs = await this.store.read((r) => r.inventory.organizations(), EVERY_ROW);
+    const results: Record<string, EnforcementResult> = {};
+    for (const org of [...new Set([this.policies.defaultOrg, ...orgs])].sort())
+      results[org] = await this.enforce({ scope: { organizationId: org } }, org);
+    return results;
+  }
+
+  private async enforceNow(
+    org: string,
+    { scope, layers, rules }: ReturnType<typeof validateEnforceOptions>,
+  ): Promise<EnforcementResult> {
     const t0 = performance.now();
     const now = this.clock.now();
-    const units = await this.unitsOf(scope);
+    const units = await this.unitsOf(org, scope.memorySpaceId);
     const processed = processedLayers(scope, layers);
     const run = await this.run({ units, layers: processed, rules, now, apply: true });
-    const row = logRow(logKey(scope, processed, rules), now, performance.now() - t0, run);
-    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row), EVERY_ROW);
+    const row = logRow(logKey(org, scope, processed, rules), now, performance.now() - t0, run);
+    await this.store.write((tx) => tx.governance.logEnforcement(newId(), row), orgWide(org));
     return { enforcedAt: now, ...totals(run.tallies), affectedLayers: [...processed] };
   }
 
-  async simulate(policy: unknown): Promise<SimulationImpact> {
+  /** A dry run on the caller's organization (no scope: all of it), under the policy merged with `policy`. */
+  async simulate(policy: unknown, caller: string): Promise<SimulationImpact> {
     validatePartialPolicy(policy);
-    const { organizationId, memorySpaceId } = policy;
-    const scope =
-      organizationId !== undefined || memorySpaceId !== undefined ? { organizationId, memorySpaceId } : undefined;
+    const org = ownOrg(caller, policy.organizationId);
     const run = await this.run({
-      units: await this.unitsOf(scope),
+      units: await this.unitsOf(org, policy.memorySpaceId),
       layers: GOVERNANCE_LAYERS,
       now: this.clock.now(),
       apply: false,
@@ -114,25 +127,11 @@ export class Enforcer {
     return simulationImpact(run.tallies);
   }
 
-  /**
-   * An org: all its spaces plus its immutable/mutable records; a space: that space of its organization (the
-   * scope's, else the one it is registered to); none: everything, each space once per organization holding it.
-   */
-  async unitsOf(scope?: PolicyScope): Promise<Units> {
-    if (scope?.memorySpaceId !== undefined) {
-      const space = scope.memorySpaceId;
-      return { spaces: [{ org: scope.organizationId ?? (await this.policies.orgOf(space)), space }], orgs: [] };
-    }
-    const all = (await this.store.read((r) => r.governance.spaces(), EVERY_ROW)).map((s) => ({
-      org: s.org,
-      space: s.id,
-    }));
-    if (scope?.organizationId !== undefined) {
-      const org = scope.organizationId;
-      return { spaces: all.filter((s) => s.org === org), orgs: [org] };
-    }
-    const organizations = await this.store.read((r) => r.inventory.organizations(), EVERY_ROW);
-    return { spaces: all, orgs: [...new Set([this.policies.defaultOrg, ...organizations])] };
+  /** A space of the organization: that space; none: all the organization's spaces plus its immutable/mutable records. */
+  async unitsOf(org: string, space?: string): Promise<Units> {
+    if (space !== undefined) return { spaces: [{ org, space }], orgs: [] };
+    const spaces = await this.store.read((r) => r.governance.spaces(org), orgWide(org));
+    return { spaces: spaces.map((id) => ({ org, space: id })), orgs: [org] };
   }
 
   /**

@@ -10,10 +10,17 @@ import { addTallies, bytesToMB, emptyTally, type LayerTallies } from "./plan-sum
 export const processedLayers = (scope: PolicyScope, layers: readonly GovernanceLayer[]): GovernanceLayer[] =>
   layers.filter((l) => (l === "immutable" || l === "mutable" ? scope.memorySpaceId === undefined : true));
 
-export function logKey(scope: PolicyScope, layers: readonly string[], rules: readonly string[]): EnforcementKey {
+/** `org`: the organization the run belongs to (a space's, or the scope's own). */
+export function logKey(
+  org: string,
+  scope: PolicyScope,
+  layers: readonly string[],
+  rules: readonly string[],
+): EnforcementKey {
   return {
+    org_id: org,
     scope_kind: scope.memorySpaceId !== undefined ? "memorySpace" : "organization",
-    scope_id: (scope.memorySpaceId ?? scope.organizationId)!,
+    scope_id: scope.memorySpaceId ?? org,
     layers: JSON.stringify(layers),
     rules: JSON.stringify(rules),
   };

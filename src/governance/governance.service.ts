@@ -27,24 +27,25 @@ export class GovernanceService {
     this.erasure = new UserErasure(this.policies, deps.clock, (user, pseudonym) => this.audit.forget(user, pseudonym));
   }
 
-  /** Policy writes wait for the calls already recorded to learn whether the policy before them logs them. */
-  setPolicy = async (policy: unknown) => {
+  // Every operation belongs to its caller's organization (`org`; SPEC §8): an input naming another one is
+  // NOT_FOUND. Policy writes wait for the calls already recorded to learn whether the policy before them logs them.
+  setPolicy = async (policy: unknown, org: string) => {
     await this.audit.settle();
-    return this.policies.setPolicy(policy);
+    return this.policies.setPolicy(policy, org);
   };
-  getPolicy = (scope?: PolicyScope) => this.policies.getPolicy(scope);
-  setAgentOverride = async (memorySpaceId: unknown, overrides: unknown): Promise<void> => {
+  getPolicy = (scope: PolicyScope | undefined, org: string) => this.policies.getPolicy(scope, org);
+  setAgentOverride = async (memorySpaceId: unknown, overrides: unknown, org: string): Promise<void> => {
     await this.audit.settle();
-    return this.policies.setAgentOverride(memorySpaceId, overrides);
+    return this.policies.setAgentOverride(memorySpaceId, overrides, org);
   };
   /** SPEC §5.7: the scope falls back to the next level; history kept; audited. */
-  removePolicy = async (scope: unknown): Promise<{ success: true; removed: boolean }> => {
+  removePolicy = async (scope: unknown, org: string): Promise<{ success: true; removed: boolean }> => {
     await this.audit.settle();
-    const r = await this.policies.removePolicy(scope);
+    const r = await this.policies.removePolicy(scope, org);
     const space = r.kind === "memorySpace" ? r.scopeId : undefined;
     const query = r.kind === "memorySpace" ? `memorySpaceId=${r.scopeId}` : `organizationId=${r.scopeId}`;
     await this.audit.change({
-      organizationId: space !== undefined ? await this.policies.orgOf(space) : r.scopeId,
+      organizationId: r.org,
       memorySpaceId: space,
       operation: "removePolicy",
       path: `/governance/policies?${query}`,
@@ -52,10 +53,10 @@ export class GovernanceService {
     return { success: true, removed: r.removed };
   };
   getTemplate = (name: unknown): PolicyRules => getTemplate(name);
-  enforce = (options: unknown) => this.enforcer.enforce(options);
-  simulate = (policy: unknown) => this.enforcer.simulate(policy);
-  getComplianceReport = (options: unknown) => this.reports.complianceReport(options);
-  getEnforcementStats = (options: unknown) => this.reports.enforcementStats(options);
+  enforce = (options: unknown, org: string) => this.enforcer.enforce(options, org);
+  simulate = (policy: unknown, org: string) => this.enforcer.simulate(policy, org);
+  getComplianceReport = (options: unknown, org: string) => this.reports.complianceReport(options, org);
+  getEnforcementStats = (options: unknown, org: string) => this.reports.enforcementStats(options, org);
 
   close(): Promise<void> {
     return this.audit.close();

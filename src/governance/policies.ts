@@ -11,6 +11,7 @@ import { validateAgentOverride, validatePolicy, validateRemoveScope } from "./va
 import { checkScopeIds } from "./policy-checks";
 import { deepMerge, effectivePolicy } from "./merge";
 import { minimumRetentionMs, requiresJustification } from "./retention-rules";
+import { ownOrg } from "./caller-org";
 
 export interface Effective {
   policy: PolicyRules;
@@ -43,16 +44,18 @@ export class PolicyService implements WriteGate, RetentionFloor {
     readonly defaultOrg: string,
   ) {}
 
-  async setPolicy(policy: unknown): Promise<PolicyResult> {
+  /** `caller`: the caller's organization, which the policy belongs to (naming another is NOT_FOUND). */
+  async setPolicy(policy: unknown, caller: string): Promise<PolicyResult> {
     validatePolicy(policy);
     const { organizationId, memorySpaceId, ...rules } = policy;
+    const org = ownOrg(caller, organizationId);
     const now = this.clock.now();
     const id = newId();
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
-    const scopeId = (memorySpaceId ?? organizationId)!;
+    const scopeId = memorySpaceId ?? org;
     await this.store.write(async (tx) => {
       if (memorySpaceId !== undefined && organizationId !== undefined)
-        await tx.governance.registerSpace(memorySpaceId, organizationId, now);
+        await tx.governance.registerSpace(memorySpaceId, org, now);
       await tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
     }, EVERY_ROW);
     this.drop();
@@ -64,15 +67,16 @@ export class PolicyService implements WriteGate, RetentionFloor {
     } as PolicyResult;
   }
 
-  async setAgentOverride(memorySpaceId: unknown, overrides: unknown): Promise<void> {
+  async setAgentOverride(memorySpaceId: unknown, overrides: unknown, caller: string): Promise<void> {
     validateAgentOverride(memorySpaceId, overrides);
     const spaceId = memorySpaceId as string;
     const { organizationId, memorySpaceId: _ignored, ...rules } = overrides;
+    const org = ownOrg(caller, organizationId);
     const now = this.clock.now();
     this.followExternal();
     const merged = deepMerge((await this.stored("memorySpace", spaceId)) ?? {}, rules);
     await this.store.write(async (tx) => {
-      if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, organizationId, now);
+      if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, org, now);
       await tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
     }, EVERY_ROW);
     this.drop();
@@ -83,20 +87,25 @@ export class PolicyService implements WriteGate, RetentionFloor {
    * organization's): the scope falls back to the next level of the hierarchy. The policy stays as history;
    * a space's registration under an organization stays too. Records keep the retention they earned.
    */
-  async removePolicy(scope: unknown): Promise<{ success: true; removed: boolean; kind: ScopeKind; scopeId: string }> {
+  async removePolicy(
+    scope: unknown,
+    caller: string,
+  ): Promise<{ success: true; removed: boolean; kind: ScopeKind; scopeId: string; org: string }> {
     const { organizationId, memorySpaceId } = validateRemoveScope(scope);
+    const org = ownOrg(caller, organizationId);
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
-    const scopeId = (memorySpaceId ?? organizationId)!;
+    const scopeId = memorySpaceId ?? org;
     const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId), EVERY_ROW);
     this.drop();
-    return { success: true, removed, kind, scopeId };
+    return { success: true, removed, kind, scopeId, org };
   }
 
-  async getPolicy(scope: PolicyScope = {}): Promise<PolicyRules & PolicyScope> {
+  /** No scope: the global defaults; a space: that space of the caller's organization. */
+  async getPolicy(scope: PolicyScope = {}, caller: string): Promise<PolicyRules & PolicyScope> {
     checkScopeIds(scope as Record<string, unknown>);
     const { organizationId, memorySpaceId } = scope;
+    const orgId = ownOrg(caller, organizationId);
     if (memorySpaceId !== undefined) {
-      const orgId = organizationId ?? (await this.orgOf(memorySpaceId));
       // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
       return {
         ...(organizationId !== undefined ? { organizationId } : {}),
@@ -104,8 +113,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
         ...structuredClone((await this.forSpace(memorySpaceId, { orgId })).policy),
       };
     }
-    if (organizationId !== undefined)
-      return { organizationId, ...structuredClone((await this.forOrg(organizationId)).policy) };
+    if (organizationId !== undefined) return { organizationId, ...structuredClone((await this.forOrg(orgId)).policy) };
     return effectivePolicy();
   }
 

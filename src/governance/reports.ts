@@ -1,7 +1,7 @@
 // Compliance reports and enforcement statistics computed from real data, the enforcement log
 // and the deletion-request log (SPEC §5.5).
-import type { EnforcementLogRow, Store } from "~/store/store";
-import { EVERY_ROW } from "~/shared/store-scope";
+import type { DeletionRequestRow, EnforcementLogRow, Store } from "~/store/store";
+import { orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import type { Enforcer } from "./enforce";
 import type { PolicyService } from "./policies";
@@ -10,6 +10,7 @@ import { validateComplianceReportOptions, validateStatsPeriod } from "./validate
 import { complianceStatus } from "./retention-rules";
 import { bytesToMB, costSavingsUsd } from "./plan-summary";
 import { YEAR_MS } from "./durations";
+import { ownOrg } from "./caller-org";
 
 export class Reports {
   constructor(
@@ -19,11 +20,15 @@ export class Reports {
     private readonly clock: Clock,
   ) {}
 
-  async complianceReport(options: unknown): Promise<ComplianceReport> {
+  /** `caller`: the caller's organization, the only one the report reads (a scope naming another is NOT_FOUND). */
+  async complianceReport(options: unknown, caller: string): Promise<ComplianceReport> {
     const { scope, start, end } = validateComplianceReportOptions(options);
+    const owner = ownOrg(caller, scope.organizationId);
+    const space = scope.memorySpaceId;
     const now = this.clock.now();
-    const units = await this.enforcer.unitsOf(scope);
-    const org = units.orgs[0] ?? null;
+    const units = await this.enforcer.unitsOf(owner, space);
+    // An organization's report also counts its immutable and mutable records; a space's has none.
+    const org = space === undefined ? owner : null;
     const dry = await this.enforcer.run({
       units,
       layers: ["conversations", "immutable", "mutable", "vector"],
@@ -31,27 +36,24 @@ export class Reports {
       apply: false,
     });
     const spaceIds = units.spaces.map((s) => s.space);
-    // The organization whose data the report counts: the scope's, or that of the space it names.
-    const owner = org ?? units.spaces[0]?.org ?? this.policies.defaultOrg;
-    const log = await this.logFor(spaceIds, org, start, end);
-    const sum = (k: keyof EnforcementLogRow) => log.reduce((n, r) => n + (r[k] as number), 0);
-    const unfulfilled = (await this.store.read((r) => r.governance.oldestUnfulfilledRequest(), EVERY_ROW)) ?? undefined;
-    const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, unfulfilled);
     const inv = await this.store.read(
       async (r) => ({
+        log: await r.governance.enforcementLog(owner, start, end, space),
+        unfulfilled: (await r.governance.oldestUnfulfilledRequest(owner)) ?? undefined,
+        requests: await r.governance.deletionRequests(owner, start, end),
         imm: org ? await r.inventory.immutable(org) : { entities: 0, versions: 0 },
         oldest: await r.inventory.oldest(owner, spaceIds, org !== null),
         conversations: await r.inventory.conversations(owner, spaceIds),
         memories: await r.inventory.memories(owner, spaceIds),
         keys: org ? await r.inventory.mutable(org) : 0,
       }),
-      EVERY_ROW,
+      orgWide(owner),
     );
-    const imm = inv.imm;
+    const sum = (k: keyof EnforcementLogRow) => inv.log.reduce((n, r) => n + (r[k] as number), 0);
+    const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, inv.unfulfilled);
     const { policy } =
-      scope.memorySpaceId !== undefined
-        ? await this.policies.forSpace(scope.memorySpaceId)
-        : await this.policies.forOrg(org!);
+      space !== undefined ? await this.policies.forSpace(space, { orgId: owner }) : await this.policies.forOrg(owner);
+    const imm = inv.imm;
     const oldest = inv.oldest;
     return {
       ...scope,
@@ -84,16 +86,17 @@ export class Reports {
         oldestRecord: oldest,
         withinPolicy: oldest === null || now - oldest <= policy.compliance.dataRetentionYears * YEAR_MS,
       },
-      userRequests: await this.userRequests(start, end),
+      userRequests: userRequests(inv.requests),
     };
   }
 
-  async enforcementStats(options: unknown): Promise<EnforcementStats> {
+  /** The caller's organization's runs over the period. */
+  async enforcementStats(options: unknown, caller: string): Promise<EnforcementStats> {
     const period = (options as { period?: unknown } | null | undefined)?.period;
     const { windowMs } = validateStatsPeriod(period);
     const end = this.clock.now();
     const start = end - windowMs;
-    const rows = await this.store.read((r) => r.governance.enforcementLog(start, end), EVERY_ROW);
+    const rows = await this.store.read((r) => r.governance.enforcementLog(caller, start, end), orgWide(caller));
     const sum = (k: keyof EnforcementLogRow) => rows.reduce((n, r) => n + (r[k] as number), 0);
     const storageFreed = bytesToMB(sum("bytes_freed"));
     return {
@@ -109,39 +112,13 @@ export class Reports {
       costSavings: costSavingsUsd(storageFreed),
     };
   }
+}
 
-  /**
-   * Runs for the org itself and for each space that belongs to it — judged by registration, not by
-   * the spaces holding data now, so a space emptied by enforcement still counts. A space report
-   * sees only its own runs.
-   */
-  private async logFor(spaces: string[], org: string | null, start: number, end: number): Promise<EnforcementLogRow[]> {
-    if (!org)
-      return this.store.read(
-        (r) => r.governance.enforcementLog(start, end, { kind: "memorySpace", ids: spaces }),
-        EVERY_ROW,
-      );
-    const [all, ofOrg] = await this.store.read(
-      async (r) => [
-        await r.governance.enforcementLog(start, end),
-        await r.governance.enforcementLog(start, end, { kind: "organization", ids: [org] }),
-      ],
-      EVERY_ROW,
-    );
-    const orgOf = new Map<string, string>();
-    for (const row of all)
-      if (row.scope_kind === "memorySpace" && !orgOf.has(row.scope_id))
-        orgOf.set(row.scope_id, await this.policies.orgOf(row.scope_id));
-    const bySpace = all.filter((r) => r.scope_kind === "memorySpace" && orgOf.get(r.scope_id) === org);
-    return [...bySpace, ...ofOrg];
-  }
-
-  private async userRequests(start: number, end: number): Promise<ComplianceReport["userRequests"]> {
-    const reqs = await this.store.read((r) => r.governance.deletionRequests(start, end), EVERY_ROW);
-    const done = reqs.filter((r) => r.fulfilled_at !== null);
-    const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
-    return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };
-  }
+/** The deletion requests of a report's period: how many, how many fulfilled, how long they took on average. */
+function userRequests(reqs: DeletionRequestRow[]): ComplianceReport["userRequests"] {
+  const done = reqs.filter((r) => r.fulfilled_at !== null);
+  const avgMs = done.length ? done.reduce((n, r) => n + (r.fulfilled_at! - r.requested_at), 0) / done.length : 0;
+  return { deletionRequests: reqs.length, fulfilled: done.length, avgFulfillmentTime: humanDuration(avgMs) };
 }
 
 /** "0 seconds", "1.5 seconds", "2.3 hours", "4 days". */

@@ -5,7 +5,7 @@ import { router } from "./router";
 import { spec, type RouteSpec } from "./route-spec";
 import type { Services } from "~/services";
 import { plainInteger } from "~/shared/validate";
-import { notFound } from "~/shared/errors";
+import { ownOrg } from "~/governance/caller-org";
 import { orgScopeOf } from "./access";
 import { GovernancePolicy, GovernancePolicyPatch, PolicyResult } from "~/governance/policy.schema";
 import {
@@ -42,7 +42,7 @@ export const governanceRoutes = (s: Services) =>
   router("/governance")
     .post(
       "/policies",
-      ({ body }) => s.governance.setPolicy(body),
+      ({ body, request }) => s.governance.setPolicy(body, callerOrg(request)),
       doc("Set the policy of an organization or memory space", { body: GovernancePolicy }, PolicyResult, {
         examples: {
           body: GDPR,
@@ -57,7 +57,7 @@ export const governanceRoutes = (s: Services) =>
     )
     .get(
       "/policies",
-      ({ query }) => s.governance.getPolicy(scopeOf(query)),
+      ({ query, request }) => s.governance.getPolicy(scopeOf(query), callerOrg(request)),
       doc("The effective policy of a scope (none = global defaults)", { query: PolicyQuery }, GovernancePolicy, {
         examples: { response: GDPR },
         access: ACCESS.orgRead,
@@ -65,7 +65,7 @@ export const governanceRoutes = (s: Services) =>
     )
     .delete(
       "/policies",
-      ({ query }) => s.governance.removePolicy(scopeOf(query)),
+      ({ query, request }) => s.governance.removePolicy(scopeOf(query), callerOrg(request)),
       doc("Remove the policy of an organization or memory space", { query: PolicyQuery }, RemovePolicyResult, {
         description:
           "The scope falls back to the next level of the hierarchy (a space to its organization's policy, an organization to the global defaults). The policy is kept as history and the removal is written to the audit log. Records keep the minimum retention they earned while it applied.",
@@ -73,8 +73,8 @@ export const governanceRoutes = (s: Services) =>
     )
     .put(
       "/overrides/:memorySpaceId",
-      async ({ params, body }): Promise<typeof OverrideResult.static> => {
-        await s.governance.setAgentOverride(params.memorySpaceId, body);
+      async ({ params, body, request }): Promise<typeof OverrideResult.static> => {
+        await s.governance.setAgentOverride(params.memorySpaceId, body, callerOrg(request));
         return { success: true, memorySpaceId: params.memorySpaceId };
       },
       doc(
@@ -94,12 +94,12 @@ export const governanceRoutes = (s: Services) =>
     )
     .post(
       "/enforce",
-      ({ body }) => s.governance.enforce(body),
+      ({ body, request }) => s.governance.enforce(body, callerOrg(request)),
       doc("Run retention and purging now", { body: EnforceOptions }, EnforcementResult),
     )
     .post(
       "/simulate",
-      ({ body }) => s.governance.simulate(body),
+      ({ body, request }) => s.governance.simulate(body, callerOrg(request)),
       doc("Dry-run a (partial) policy on the real data", { body: GovernancePolicyPatch }, SimulationImpact, {
         examples: { body: { organizationId: "acme", vector: patch } },
         writes: false,
@@ -107,12 +107,12 @@ export const governanceRoutes = (s: Services) =>
     )
     .post(
       "/compliance-report",
-      ({ body }) => s.governance.getComplianceReport(body),
+      ({ body, request }) => s.governance.getComplianceReport(body, callerOrg(request)),
       doc("Compliance report for a period", { body: ComplianceReportOptions }, ComplianceReport, { writes: false }),
     )
     .get(
       "/stats",
-      ({ query }) => s.governance.getEnforcementStats({ period: query.period }),
+      ({ query, request }) => s.governance.getEnforcementStats({ period: query.period }, callerOrg(request)),
       doc("Enforcement statistics over 7d, 30d, 90d or 1y", { query: StatsOptions }, EnforcementStats),
     )
     .get(
@@ -122,20 +122,13 @@ export const governanceRoutes = (s: Services) =>
           from: plainInteger(query.from),
           to: plainInteger(query.to),
           limit: plainInteger(query.limit),
-          organizationId: ownOrg(request, str(query.organizationId)),
+          organizationId: ownOrg(callerOrg(request), str(query.organizationId) || undefined),
         }),
       doc("Audit log entries between from and to", { query: AuditQuery }, AuditEntries),
     );
 
-/**
- * The caller's organization, which a read of organization-wide records may name (SPEC §8): naming another
- * one is NOT_FOUND, as another organization's ids are.
- */
-function ownOrg(request: Request, named: string | undefined): string {
-  const { org } = orgScopeOf(request);
-  if (named && named !== org) throw notFound("organization", named);
-  return org;
-}
+/** The caller's organization: every governance operation is its (governance/caller-org.ts). */
+const callerOrg = (request: Request): string => orgScopeOf(request).org;
 
 /** The scope ids of a query string (GET and DELETE /governance/policies). */
 function scopeOf(query: Record<string, unknown>): Record<string, string> {

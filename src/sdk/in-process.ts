@@ -26,8 +26,9 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
     embedder,
   });
   const g = s.governance;
+  // In-process, the caller is the trusted operator: an admin of the store's organization (SPEC §8), whose
+  // governance operations are that organization's.
   const org = s.config.orgId;
-  // In-process, the caller is the trusted operator: an admin of the store's organization (SPEC §8).
   const as = <T extends { user_id?: string }>(write: boolean, input: T): [UserScope, T] => [
     userScope(operator(org), write, input),
     input,
@@ -60,15 +61,15 @@ export async function createEngram(options: ServerOptions & BuildOptions = {}): 
       delete: async (id) => s.spaces.delete(org, spaceId(id)),
     },
     governance: {
-      setPolicy: async (p) => g.setPolicy(p),
-      getPolicy: async (scope) => g.getPolicy(scope),
-      removePolicy: async (scope) => g.removePolicy(scope),
-      setAgentOverride: async (space, overrides) => g.setAgentOverride(space, overrides),
+      setPolicy: async (p) => g.setPolicy(p, org),
+      getPolicy: async (scope) => g.getPolicy(scope, org),
+      removePolicy: async (scope) => g.removePolicy(scope, org),
+      setAgentOverride: async (space, overrides) => g.setAgentOverride(space, overrides, org),
       getTemplate: async (name) => g.getTemplate(name),
-      enforce: async (o) => g.enforce(o),
-      simulate: async (p) => g.simulate(p),
-      getComplianceReport: async (o) => g.getComplianceReport(o),
-      getEnforcementStats: async (o) => g.getEnforcementStats(o),
+      enforce: async (o) => g.enforce(o, org),
+      simulate: async (p) => g.simulate(p, org),
+      getComplianceReport: async (o) => g.getComplianceReport(o, org),
+      getEnforcementStats: async (o) => g.getEnforcementStats(o, org),
     },
     close: () => s.close(),
   };

@@ -42,7 +42,7 @@ test("a space's organization set through the service itself is answered at once"
   try {
     const policies = new PolicyService(store, systemClock, "default");
     expect(await policies.orgOf("space-2")).toBe("default");
-    await policies.setAgentOverride("space-2", { organizationId: "org-y", compliance: { mode: "GDPR" } });
+    await policies.setAgentOverride("space-2", { organizationId: "org-y", compliance: { mode: "GDPR" } }, "org-y");
     expect(await policies.orgOf("space-2")).toBe("org-y");
     expect((await policies.forSpace("space-2")).policy.compliance.mode).toBe("GDPR");
   } finally {
@@ -54,7 +54,7 @@ test("a lookup that read the old policy while a new one was written does not kee
   const store = await openTestStore(join(dir, "c.db"));
   try {
     const policies = new PolicyService(store, systemClock, "default");
-    await policies.setPolicy({ organizationId: "default", ...rulesFrom("GDPR") });
+    await policies.setPolicy({ organizationId: "default", ...rulesFrom("GDPR") }, "default");
     // The next read of the store is held after it has read (the old policy) until the new one is written.
     const read = store.read.bind(store);
     let readIt!: () => void;
@@ -70,7 +70,7 @@ test("a lookup that read the old policy while a new one was written does not kee
     };
     const lookup = policies.forOrg("default");
     await hasRead;
-    await policies.setPolicy({ organizationId: "default", ...rulesFrom("HIPAA") });
+    await policies.setPolicy({ organizationId: "default", ...rulesFrom("HIPAA") }, "default");
     release();
     expect((await lookup).policy.compliance.mode).toBe("GDPR");
     expect((await policies.forOrg("default")).policy.compliance.mode).toBe("HIPAA");

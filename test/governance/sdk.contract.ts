@@ -7,6 +7,9 @@ import { GOVERNANCE_ERROR_CODES } from "~/shared/errors";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import { TEMPLATE_ROWS, TEMPLATE_TABLE, VALIDATION_CASES } from "./sdk-cases";
 
+/** The organization the harness's caller belongs to: every governance call is its (SPEC §8). */
+export const ORG = "acme";
+
 export interface SdkHarness {
   client: EngramClient;
   clock: FakeClock;
@@ -96,10 +99,34 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
 
     test("getPolicy without a scope is the global defaults (the GDPR template)", async () => {
       expect(await g.getPolicy()).toEqual(await g.getTemplate("GDPR"));
-      expect(await g.getPolicy({ organizationId: "nobody" })).toEqual({
-        organizationId: "nobody",
+      expect(await g.getPolicy({ organizationId: ORG })).toEqual({
+        organizationId: ORG,
         ...(await g.getTemplate("GDPR")),
       });
+    });
+
+    test("every operation naming another organization fails with NOT_FOUND, as another organization's ids do", async () => {
+      const gdpr = await g.getTemplate("GDPR");
+      const period = { start: "2026-01-01", end: "2026-07-01" };
+      for (const call of [
+        () => g.getPolicy({ organizationId: "nobody" }),
+        () => g.getPolicy({ organizationId: "nobody", memorySpaceId: "bot" }),
+        () => g.setPolicy({ organizationId: "nobody", ...gdpr }),
+        () => g.setPolicy({ organizationId: "nobody", memorySpaceId: "bot", ...gdpr }),
+        () => g.removePolicy({ organizationId: "nobody" }),
+        () => g.setAgentOverride("bot", { organizationId: "nobody" }),
+        () => g.enforce({ scope: { organizationId: "nobody" } }),
+        () => g.simulate({ organizationId: "nobody" }),
+        () => g.getComplianceReport({ organizationId: "nobody", period }),
+      ]) {
+        const e = (await caught(call())) as AppError;
+        expect(e).toBeInstanceOf(AppError);
+        expect({ code: e.code, message: e.message }).toEqual({
+          code: "NOT_FOUND",
+          message: "organization 'nobody' not found",
+        });
+      }
+      expect(await g.getPolicy({ memorySpaceId: "bot" })).toEqual({ memorySpaceId: "bot", ...gdpr });
     });
 
     test("getPolicy answers a copy the caller may change without changing the next answer", async () => {
@@ -204,19 +231,20 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
       expect([p.compliance.mode, p.mutable.purging.autoDelete]).toEqual(["GDPR", false]);
     });
 
-    test("an override naming organizationId registers the space under that organization", async () => {
-      await g.setPolicy(await policy("acme", "FINRA"));
-      expect((await g.getPolicy({ memorySpaceId: "bot" })).compliance.mode).toBe("GDPR");
-      await g.setAgentOverride("bot", { organizationId: "acme" });
+    test("a memory space is its caller's organization's: its policy builds on that organization's policy", async () => {
+      await g.setPolicy(await policy(ORG, "FINRA"));
       expect((await g.getPolicy({ memorySpaceId: "bot" })).compliance.mode).toBe("FINRA");
-      expect((await g.getPolicy({ memorySpaceId: "other" })).compliance.mode).toBe("GDPR");
+      await g.setAgentOverride("bot", { organizationId: ORG, vector: { retention: { defaultVersions: 4 } } });
+      const bot = await g.getPolicy({ memorySpaceId: "bot" });
+      expect([bot.compliance.mode, bot.vector.retention.defaultVersions]).toEqual(["FINRA", 4]);
+      expect((await g.getPolicy({ memorySpaceId: "other" })).vector.retention.defaultVersions).toBe(30);
     });
 
     test("justification is required only once a policy is set, and only at the listed importances", async () => {
       const add = (importance: number, extra: Record<string, unknown> = {}) =>
         h.client.addMemories({ user_id: "u", memory: "a critical fact", metadata: { importance, ...extra } });
       expect((await add(95)).success).toBe(true);
-      await g.setPolicy(await policy("default", "GDPR"));
+      await g.setPolicy(await policy("acme", "GDPR"));
       const e = (await caught(add(90))) as AppError;
       expect(e).toBeInstanceOf(AppError);
       expect([e.code, e.field]).toEqual(["VALIDATION_ERROR", "metadata.justification"]);
@@ -236,7 +264,7 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
       expect([impact.versionsAffected, impact.recordsAffected, impact.breakdown.vector.affected]).toEqual([3, 0, 3]);
       expect(impact.storageFreed).toBeGreaterThan(0);
       expect(impact.costSavings).toBe(Math.round(impact.storageFreed * 0.0001 * 1e6) / 1e6);
-      const result = await g.enforce({ scope: { organizationId: "default" } });
+      const result = await g.enforce({ scope: { organizationId: "acme" } });
       expect(result).toEqual({
         enforcedAt: h.clock.now(),
         versionsDeleted: 3,
@@ -253,7 +281,7 @@ export function governanceSdkContract(name: string, make: () => Promise<SdkHarne
     });
 
     test("FINRA minimum retention refuses a user's delete and keeps delete_all's memories", async () => {
-      await g.setPolicy(await policy("default", "FINRA"));
+      await g.setPolicy(await policy("acme", "FINRA"));
       const [id] = (
         await h.client.addMemories({ user_id: "u", memory: "trade 1", metadata: { justification: "trade record" } })
       ).memory_ids;

@@ -98,13 +98,9 @@ const CHANGES: [string, () => Promise<void>][] = [
       expect(r.status).toBe(200);
     },
   ],
-  [
-    "re-homing the space to another organization",
-    async () => {
-      await setPolicy(t, sweeping("elsewhere"));
-      expect((await t.request("PUT", "/governance/overrides/desk", { organizationId: "elsewhere" })).status).toBe(200);
-    },
-  ],
+  // A space cannot move to another organization any more (a space id names a space inside its caller's
+  // organization, SPEC §8): the strongest change of a space is a whole policy of its own.
+  ["a whole policy set on the space", () => setPolicy(t, { ...sweeping("default"), memorySpaceId: "desk" })],
   [
     "removing the policy",
     async () => {
@@ -122,7 +118,7 @@ describe("sticky retention: a record keeps the retain_until it earned at write t
     expect([del.status, del.body.code]).toEqual([409, "CONFLICT"]);
     expect((await t.request("DELETE", "/mutable/trades/t-1")).status).toBe(409);
     expect(await enforce(t)).toMatchObject({ versionsDeleted: 0, recordsPurged: 0 });
-    expect(await enforce(t, { scope: { organizationId: "elsewhere" } })).toMatchObject({
+    expect(await enforce(t, { scope: { memorySpaceId: "desk" } })).toMatchObject({
       versionsDeleted: 0,
       recordsPurged: 0,
     });

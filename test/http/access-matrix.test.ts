@@ -33,7 +33,7 @@ async function freshApp(): Promise<{ t: TestApp; fixture: Fixture; keys: Record<
   await s.immutable.put({ org: ORG }, "kb-article", "passport", { data: { title: "Passports" } });
   await s.mutable.put({ org: ORG }, "prefs", "theme", { value: "dark" });
   await s.graph.upsertEntities(as, { entities: [{ type: "person", id: "ann", name: "Ann" }] });
-  await s.governance.setPolicy({ ...getTemplate("GDPR"), organizationId: ORG });
+  await s.governance.setPolicy({ ...getTemplate("GDPR"), organizationId: ORG }, ORG);
   await s.spaces.create(ORG, { space_id: "team", name: "Team", members: [{ user_id: ALICE, role: "writer" }] }, null);
   const key = (input: Parameters<typeof s.keys.create>[1]) => s.keys.create(ORG, input);
   const spare = await key({ role: "reader", user_id: "bob" });

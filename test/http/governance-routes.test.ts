@@ -18,7 +18,12 @@ const gve = (code: string, field?: string) => ({
   ...(field !== undefined ? { field } : {}),
   name: "GovernanceValidationError",
 });
-const policy = (extra: Record<string, unknown> = {}) => ({ organizationId: "acme", ...getTemplate("GDPR"), ...extra });
+/** A policy of the test app's organization ("default", its operator's: auth is off on loopback). */
+const policy = (extra: Record<string, unknown> = {}) => ({
+  organizationId: "default",
+  ...getTemplate("GDPR"),
+  ...extra,
+});
 
 describe("governance validation over HTTP", () => {
   test.each([
@@ -123,17 +128,17 @@ describe("governance success shapes over HTTP", () => {
       success: true,
       policyId: expect.any(String),
       appliedAt: t.clock.now(),
-      scope: { organizationId: "acme" },
+      scope: { organizationId: "default" },
     });
-    expect((await t.get("/governance/policies?organizationId=acme")).body).toEqual(policy() as never);
+    expect((await t.get("/governance/policies?organizationId=default")).body).toEqual(policy() as never);
     const put = await t.request("PUT", "/governance/overrides/bot", {
-      organizationId: "acme",
+      organizationId: "default",
       vector: { retention: { defaultVersions: 2 } },
     });
     expect(put.body).toEqual({ success: true, memorySpaceId: "bot" });
     const got = await t.get("/governance/policies?memorySpaceId=bot");
     expect([got.body.memorySpaceId, got.body.vector.retention.defaultVersions]).toEqual(["bot", 2]);
-    const run = await t.post("/governance/enforce", { scope: { organizationId: "acme" } });
+    const run = await t.post("/governance/enforce", { scope: { organizationId: "default" } });
     expect(run.body).toEqual({
       enforcedAt: t.clock.now(),
       versionsDeleted: 0,
@@ -163,9 +168,9 @@ describe("DELETE /governance/policies (removePolicy)", () => {
   });
 
   test("a memory space's override goes, the organization's policy applies again, and the registration stays", async () => {
-    await t.post("/governance/policies", { ...getTemplate("HIPAA"), organizationId: "acme" });
+    await t.post("/governance/policies", { ...getTemplate("HIPAA"), organizationId: "default" });
     await t.request("PUT", "/governance/overrides/bot", {
-      organizationId: "acme",
+      organizationId: "default",
       vector: { retention: { defaultVersions: 2 } },
     });
     const r = await t.request("DELETE", "/governance/policies?memorySpaceId=bot");

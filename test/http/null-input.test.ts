@@ -64,11 +64,11 @@ describe("null where a string is expected", () => {
 
   test("an organization policy with memorySpaceId null is refused, not filed as a memory-space policy", async () => {
     const finra = (await t.get("/governance/templates/FINRA")).body;
-    const r = await t.post("/governance/policies", { ...finra, organizationId: "acme", memorySpaceId: null });
+    const r = await t.post("/governance/policies", { ...finra, organizationId: "default", memorySpaceId: null });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: "INVALID_SCOPE", field: "memorySpaceId" });
     expect((await t.get("/governance/policies?memorySpaceId=null")).body.compliance.mode).not.toBe("FINRA");
-    expect((await t.get("/governance/policies?organizationId=acme")).body.compliance.mode).not.toBe("FINRA");
+    expect((await t.get("/governance/policies?organizationId=default")).body.compliance.mode).not.toBe("FINRA");
   });
 
   test("an override with organizationId null is a 400, not a 500", async () => {

@@ -17,7 +17,9 @@ import { callEveryRoute, type Exchange } from "./client";
 let server: RunningServer;
 let exchanges: Exchange[];
 beforeAll(async () => {
-  const options = { storeUrl: "sqlite::memory:", port: 0, auth: { enabled: true, apiKey: "k1" } };
+  // The operator's organization is acme, the one the client's governance calls name (every governance call is
+  // its caller's organization's).
+  const options = { storeUrl: "sqlite::memory:", orgId: "acme", port: 0, auth: { enabled: true, apiKey: "k1" } };
   server = await startServer(loadConfig({ options, env: {} }), { logger: silentLogger(), embedder: null });
   exchanges = await callEveryRoute(server.url, "k1");
 });

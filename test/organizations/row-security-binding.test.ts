@@ -183,11 +183,14 @@ describe.skipIf(TEST_STORE !== "postgres")(
     test("a user's transaction that resolves a space's policy still finds the space's organization, and caches the right one", async () => {
       const inAcmeSpace = { ...alice, agentId: "acme-space" };
       const { session } = await t.services.sessions.create(inAcmeSpace, { user_id: "alice" });
-      await t.services.governance.policies.setPolicy({
-        organizationId: "acme",
-        memorySpaceId: "acme-space",
-        ...rulesFrom("GDPR"),
-      });
+      await t.services.governance.policies.setPolicy(
+        {
+          organizationId: "acme",
+          memorySpaceId: "acme-space",
+          ...rulesFrom("GDPR"),
+        },
+        "acme",
+      );
       // Default's alice touches her session in acme's space: the touch resolves the space's rules inside her transaction.
       await t.services.sessions.touch(inAcmeSpace, session.id);
       expect(await t.services.governance.policies.orgOf("acme-space")).toBe("acme");

@@ -13,7 +13,7 @@ afterEach(() => app?.t.close());
 describe("spaces under governance", () => {
   test("an override set on the space id governs its memories: a justification the space requires is required there only", async () => {
     app = await spacesApp();
-    await app.t.services.governance.setAgentOverride(SPACE, { vector: { retention: { defaultVersions: 3 } } });
+    await app.t.services.governance.setAgentOverride(SPACE, { vector: { retention: { defaultVersions: 3 } } }, ORG);
     const ana = app.as(app.keys.ana);
     const important = { memory: "Rotate the signing key before June", metadata: { importance: 90 } };
     expect(await ana.post("/add_memories", { ...important, space_id: SPACE })).toMatchObject({
@@ -62,7 +62,7 @@ describe("spaces under governance", () => {
 
   test("under FINRA's minimum retention a space holding young memories cannot be deleted: 409 and nothing goes", async () => {
     app = await spacesApp();
-    await app.t.services.governance.setPolicy({ ...getTemplate("FINRA"), organizationId: ORG });
+    await app.t.services.governance.setPolicy({ ...getTemplate("FINRA"), organizationId: ORG }, ORG);
     const added = await app.as(app.keys.ana).post("/add_memories", {
       space_id: SPACE,
       memory: "Trade desk closes at 16:00",
@@ -114,14 +114,14 @@ describe("spaces under governance", () => {
   test("enforcement of the space's memory space acts on the space's memories (an override's version limit)", async () => {
     app = await spacesApp();
     const g = app.t.services.governance;
-    await g.setAgentOverride(SPACE, { vector: { retention: { defaultVersions: 1, byImportance: [] } } });
+    await g.setAgentOverride(SPACE, { vector: { retention: { defaultVersions: 1, byImportance: [] } } }, ORG);
     const owner = userScopeOf(ORG, "space:platform");
     const { memory_ids } = await app.t.services.memory.add(owner, { memory: "v1", agent_id: SPACE });
     for (const text of ["v2", "v3"])
       await app.t.services.memory.update(owner, { memory_id: memory_ids[0]!, memory: text });
     const before = await app.t.services.memory.versions(owner, { memory_id: memory_ids[0]! });
     expect(before.versions.map((v) => v.memory)).toEqual(["v3", "v2", "v1"]);
-    const run = await g.enforce({ scope: { memorySpaceId: SPACE }, layers: ["vector"] });
+    const run = await g.enforce({ scope: { memorySpaceId: SPACE }, layers: ["vector"] }, ORG);
     expect(run.versionsDeleted).toBe(2);
     const after = await app.t.services.memory.versions(owner, { memory_id: memory_ids[0]! });
     expect(after.versions.map((v) => v.memory)).toEqual(["v3"]);

@@ -451,7 +451,7 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
         (await e.tx((r) => r.governance.audit(org, 0, Infinity, 10))).map((a) => a.user_id);
       expect(await users("o1")).toEqual(["erased-c", "dan"]);
       expect(await users("o2")).toEqual(["carol"]);
-      const requests = await e.tx((r) => r.governance.deletionRequests(0, NOW));
+      const requests = await e.tx((r) => r.governance.deletionRequests("o1", 0, NOW));
       expect(requests.map((d) => d.user_id)).toEqual(["erased-c"]);
       expect(await e.tx((r) => r.governance.auditOrganizations())).toEqual(expect.arrayContaining(["o1", "o2"]));
       expect(await e.tx((r) => r.governance.pruneAudit("o1", NOW + 1))).toBe(1);

@@ -103,7 +103,7 @@ describe("every write route on a full store", () => {
     ["POST", "/conversations", { user_id: "alice", messages: [{ role: "user", content: "z".repeat(20_000) }] }],
     ["PUT", "/immutable/kb-article/a1", { data: { body: "k".repeat(20_000) } }],
     ["PUT", "/mutable/prefs/theme", { value: "m".repeat(20_000) }],
-    ["POST", "/governance/policies", { organizationId: "acme", notes: "p".repeat(20_000) }],
+    ["POST", "/governance/policies", { organizationId: "default", notes: "p".repeat(20_000) }],
     ["POST", "/sessions", { user_id: "alice", metadata: { note: "s".repeat(10_000) } }],
   ];
   test.each(writes)("%s %s answers 507 STORAGE_FULL", async (method, path, body) => {

@@ -14,6 +14,7 @@ import type {
 } from "../repos/governance-repo";
 
 const LOG_COLUMNS = [
+  "org_id",
   "scope_kind",
   "scope_id",
   "layers",
@@ -75,12 +76,14 @@ export class PgGovernanceRepo implements GovernanceRepo {
     return r?.organization_id ?? null;
   }
 
-  spaces(): Promise<{ id: string; org: string }[]> {
-    return this.pg.all(
-      `SELECT org_id AS org, agent_id AS id FROM memories
-       UNION SELECT org_id, memory_space_id FROM conversations
-       UNION SELECT organization_id, id FROM memory_spaces ORDER BY id, org`,
+  async spaces(org: string): Promise<string[]> {
+    const rows = await this.pg.all<{ id: string }>(
+      `SELECT agent_id AS id FROM memories WHERE org_id = $1
+       UNION SELECT memory_space_id FROM conversations WHERE org_id = $1
+       UNION SELECT id FROM memory_spaces WHERE organization_id = $1 ORDER BY id`,
+      [org],
     );
+    return rows.map((r) => r.id);
   }
 
   async logEnforcement(id: string, row: EnforcementLogRow): Promise<void> {
@@ -91,8 +94,9 @@ export class PgGovernanceRepo implements GovernanceRepo {
   }
 
   async enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }> {
-    const where = "FROM enforcement_log WHERE scope_kind = $1 AND scope_id = $2 AND layers = $3 AND rules = $4";
-    const args = [key.scope_kind, key.scope_id, key.layers, key.rules];
+    const where =
+      "FROM enforcement_log WHERE org_id = $1 AND scope_kind = $2 AND scope_id = $3 AND layers = $4 AND rules = $5";
+    const args = [key.org_id, key.scope_kind, key.scope_id, key.layers, key.rules];
     const { n } = (await this.pg.one<{ n: number }>(`SELECT count(*)::int AS n ${where}`, args))!;
     const latest = await this.pg.one<EnforcementLogRow>(
       `SELECT ${LOG_COLUMNS.join(", ")} ${where} ORDER BY enforced_at DESC LIMIT 1`,
@@ -101,18 +105,11 @@ export class PgGovernanceRepo implements GovernanceRepo {
     return { count: n, latest: latest ?? null };
   }
 
-  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]> {
-    const columns = LOG_COLUMNS.join(", ");
-    if (!scope)
-      return this.pg.all(`SELECT ${columns} FROM enforcement_log WHERE enforced_at >= $1 AND enforced_at <= $2`, [
-        from,
-        to,
-      ]);
-    return this.pg.all(
-      `SELECT ${columns} FROM enforcement_log WHERE enforced_at >= $1 AND enforced_at <= $2 AND scope_kind = $3
-         AND scope_id = ANY($4::text[])`,
-      [from, to, scope.kind, scope.ids],
-    );
+  enforcementLog(org: string, from: number, to: number, space?: string): Promise<EnforcementLogRow[]> {
+    const select = `SELECT ${LOG_COLUMNS.join(", ")} FROM enforcement_log
+      WHERE org_id = $1 AND enforced_at >= $2 AND enforced_at <= $3`;
+    if (space === undefined) return this.pg.all(select, [org, from, to]);
+    return this.pg.all(`${select} AND scope_kind = 'memorySpace' AND scope_id = $4`, [org, from, to, space]);
   }
 
   async recordDeletionRequest(r: {
@@ -131,16 +128,18 @@ export class PgGovernanceRepo implements GovernanceRepo {
     );
   }
 
-  deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]> {
+  deletionRequests(org: string, from: number, to: number): Promise<DeletionRequestRow[]> {
     return this.pg.all(
-      "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= $1 AND requested_at <= $2",
-      [from, to],
+      `SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests
+       WHERE org_id = $1 AND requested_at >= $2 AND requested_at <= $3`,
+      [org, from, to],
     );
   }
 
-  async oldestUnfulfilledRequest(): Promise<number | null> {
+  async oldestUnfulfilledRequest(org: string): Promise<number | null> {
     const r = await this.pg.one<{ t: number | null }>(
-      "SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL",
+      "SELECT min(requested_at) AS t FROM deletion_requests WHERE org_id = $1 AND fulfilled_at IS NULL",
+      [org],
     );
     return r?.t ?? null;
   }

@@ -192,7 +192,8 @@ export class PgInventoryRepo implements InventoryRepo {
   async organizations(): Promise<string[]> {
     const rows = await this.pg.all<{ o: string }>(
       `SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries
-       UNION SELECT organization_id FROM memory_spaces`,
+       UNION SELECT organization_id FROM memory_spaces UNION SELECT org_id FROM memories
+       UNION SELECT org_id FROM conversations`,
     );
     return rows.map((r) => r.o);
   }

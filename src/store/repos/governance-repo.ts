@@ -5,6 +5,8 @@ import type { Owner } from "./memory-repo";
 export type ScopeKind = "organization" | "memorySpace";
 
 export interface EnforcementLogRow {
+  /** The organization whose data the run enforced. */
+  org_id: string;
   scope_kind: string;
   scope_id: string;
   layers: string;
@@ -24,7 +26,7 @@ export interface EnforcementLogRow {
 }
 
 /** What makes two enforcement runs the same request: scope, processed layers and rules (JSON arrays). */
-export type EnforcementKey = Pick<EnforcementLogRow, "scope_kind" | "scope_id" | "layers" | "rules">;
+export type EnforcementKey = Pick<EnforcementLogRow, "org_id" | "scope_kind" | "scope_id" | "layers" | "rules">;
 
 export interface DeletionRequestRow {
   id: string;
@@ -76,14 +78,15 @@ export interface GovernanceRepo {
   registerSpace(spaceId: string, orgId: string, now: number): Promise<void>;
   spaceOrg(spaceId: string): Promise<string | null>;
   /**
-   * Every memory space that holds data or is registered, once per organization holding it: a space id (an
-   * agent id) names a space only inside its organization (SPEC §8).
+   * The organization's memory spaces that hold data or are registered: a space id (an agent id) names a
+   * space only inside its organization (SPEC §8).
    */
-  spaces(): Promise<{ id: string; org: string }[]>;
+  spaces(org: string): Promise<string[]>;
   logEnforcement(id: string, row: EnforcementLogRow): Promise<void>;
   /** How many runs of `key` are logged, and the latest of them (by enforced_at). */
   enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }>;
-  enforcementLog(from: number, to: number, scope?: { kind: ScopeKind; ids: string[] }): Promise<EnforcementLogRow[]>;
+  /** The organization's runs between from and to; `space`: only the runs of that memory space. */
+  enforcementLog(org: string, from: number, to: number, space?: string): Promise<EnforcementLogRow[]>;
   recordDeletionRequest(r: {
     id: string;
     org: string;
@@ -93,8 +96,8 @@ export interface GovernanceRepo {
     deleted: string;
     retained: string;
   }): Promise<void>;
-  deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]>;
-  oldestUnfulfilledRequest(): Promise<number | null>;
+  deletionRequests(org: string, from: number, to: number): Promise<DeletionRequestRow[]>;
+  oldestUnfulfilledRequest(org: string): Promise<number | null>;
   insertAudit(rows: AuditRow[]): Promise<void>;
   /** The store's random key for pseudonyms of erased users. */
   pseudonymKey(): Promise<Uint8Array>;

@@ -107,6 +107,6 @@ export interface InventoryRepo {
   immutable(orgId: string): Promise<{ entities: number; versions: number }>;
   mutable(orgId: string): Promise<number>;
   oldest(org: string, spaceIds: string[], orgRecords: boolean): Promise<number | null>;
-  /** Organizations that own immutable or mutable records or registered spaces. */
+  /** Organizations that hold data: memories, conversations, immutable or mutable records, registered spaces. */
   organizations(): Promise<string[]>;
 }

@@ -60,15 +60,16 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     );
   }
 
-  /** Every memory space that holds data or is registered, once per organization holding it. */
-  async spaces(): Promise<{ id: string; org: string }[]> {
+  /** The organization's memory spaces that hold data or are registered. */
+  async spaces(org: string): Promise<string[]> {
     return this.db
-      .query<{ id: string; org: string }, []>(
-        `SELECT DISTINCT org_id AS org, agent_id AS id FROM memories
-         UNION SELECT DISTINCT org_id, memory_space_id FROM conversations
-         UNION SELECT organization_id, id FROM memory_spaces ORDER BY id, org`,
+      .query<{ id: string }, [string, string, string]>(
+        `SELECT agent_id AS id FROM memories WHERE org_id = ?
+         UNION SELECT memory_space_id FROM conversations WHERE org_id = ?
+         UNION SELECT id FROM memory_spaces WHERE organization_id = ? ORDER BY id`,
       )
-      .all();
+      .all(org, org, org)
+      .map((r) => r.id);
   }
 
   async logEnforcement(id: string, row: EnforcementLogRow): Promise<void> {
@@ -79,8 +80,15 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   }
 
   async enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }> {
-    const where = "FROM enforcement_log WHERE scope_kind = ? AND scope_id = ? AND layers = ? AND rules = ?";
-    const args: [string, string, string, string] = [key.scope_kind, key.scope_id, key.layers, key.rules];
+    const where =
+      "FROM enforcement_log WHERE org_id = ? AND scope_kind = ? AND scope_id = ? AND layers = ? AND rules = ?";
+    const args: [string, string, string, string, string] = [
+      key.org_id,
+      key.scope_kind,
+      key.scope_id,
+      key.layers,
+      key.rules,
+    ];
     const { n } = this.db.query<{ n: number }, typeof args>(`SELECT count(*) AS n ${where}`).get(...args)!;
     const latest = this.db
       .query<EnforcementLogRow, typeof args>(`SELECT * ${where} ORDER BY enforced_at DESC, rowid DESC LIMIT 1`)
@@ -88,22 +96,15 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
     return { count: n, latest };
   }
 
-  async enforcementLog(
-    from: number,
-    to: number,
-    scope?: { kind: ScopeKind; ids: string[] },
-  ): Promise<EnforcementLogRow[]> {
-    if (!scope)
-      return this.db
-        .query<EnforcementLogRow, [number, number]>(
-          "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ?",
-        )
-        .all(from, to);
+  async enforcementLog(org: string, from: number, to: number, space?: string): Promise<EnforcementLogRow[]> {
+    const where = "FROM enforcement_log WHERE org_id = ? AND enforced_at >= ? AND enforced_at <= ?";
+    if (space === undefined)
+      return this.db.query<EnforcementLogRow, [string, number, number]>(`SELECT * ${where}`).all(org, from, to);
     return this.db
-      .query<EnforcementLogRow, [number, number, string, string]>(
-        "SELECT * FROM enforcement_log WHERE enforced_at >= ? AND enforced_at <= ? AND scope_kind = ? AND scope_id IN (SELECT value FROM json_each(?))",
+      .query<EnforcementLogRow, [string, number, number, string]>(
+        `SELECT * ${where} AND scope_kind = 'memorySpace' AND scope_id = ?`,
       )
-      .all(from, to, scope.kind, JSON.stringify(scope.ids));
+      .all(org, from, to, space);
   }
 
   async recordDeletionRequest(r: {
@@ -122,21 +123,21 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
       .run(r.id, r.org, r.userId, r.requestedAt, r.fulfilledAt, r.deleted, r.retained);
   }
 
-  async deletionRequests(from: number, to: number): Promise<DeletionRequestRow[]> {
+  async deletionRequests(org: string, from: number, to: number): Promise<DeletionRequestRow[]> {
     return this.db
-      .query<DeletionRequestRow, [number, number]>(
-        "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE requested_at >= ? AND requested_at <= ?",
+      .query<DeletionRequestRow, [string, number, number]>(
+        "SELECT id, user_id, requested_at, fulfilled_at FROM deletion_requests WHERE org_id = ? AND requested_at >= ? AND requested_at <= ?",
       )
-      .all(from, to);
+      .all(org, from, to);
   }
 
-  async oldestUnfulfilledRequest(): Promise<number | null> {
+  async oldestUnfulfilledRequest(org: string): Promise<number | null> {
     return (
       this.db
-        .query<{ t: number | null }, []>(
-          "SELECT min(requested_at) AS t FROM deletion_requests WHERE fulfilled_at IS NULL",
+        .query<{ t: number | null }, [string]>(
+          "SELECT min(requested_at) AS t FROM deletion_requests WHERE org_id = ? AND fulfilled_at IS NULL",
         )
-        .get()?.t ?? null
+        .get(org)?.t ?? null
     );
   }
 

@@ -202,11 +202,13 @@ export class SqliteInventoryRepo implements InventoryRepo {
     );
   }
 
-  /** Organizations that own immutable or mutable records. */
+  /** Organizations that hold data: memories, conversations, immutable or mutable records, registered spaces. */
   async organizations(): Promise<string[]> {
     return this.db
       .query<{ o: string }, []>(
-        "SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries UNION SELECT organization_id FROM memory_spaces",
+        `SELECT organization_id AS o FROM immutable_records UNION SELECT organization_id FROM mutable_entries
+         UNION SELECT organization_id FROM memory_spaces UNION SELECT org_id FROM memories
+         UNION SELECT org_id FROM conversations`,
       )
       .all()
       .map((r) => r.o);

@@ -108,7 +108,7 @@ describe.skipIf(!!postgresSkip)(`Engram on PostgreSQL${postgresSkip ? ` (skipped
       const scope = userScopeOf("default", "bob");
       await a.memory.add(scope, { memory: "a plain note before any policy" });
       const told = heard(a, (c) => c.kind === "policies");
-      await b.governance.policies.setPolicy({ ...getTemplate("FINRA"), organizationId: "default" });
+      await b.governance.policies.setPolicy({ ...getTemplate("FINRA"), organizationId: "default" }, "default");
       await told;
       const err = await a.memory.add(scope, { memory: "a plain note under FINRA" }).catch((e) => e);
       expect(err).toMatchObject({ code: "VALIDATION_ERROR", field: "metadata.justification" });
@@ -124,7 +124,9 @@ describe.skipIf(!!postgresSkip)(`Engram on PostgreSQL${postgresSkip ? ` (skipped
       });
       await holding.promise;
       let second = "pending";
-      const run = b.governance.enforce({ scope: { organizationId: "default" } }).then(() => (second = "done"));
+      const run = b.governance
+        .enforce({ scope: { organizationId: "default" } }, "default")
+        .then(() => (second = "done"));
       const { admin } = await testPostgres();
       // B's connection is seen waiting on the advisory lock (a condition, polled: no sleep decides anything).
       while (!(await admin.unsafe("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).length)

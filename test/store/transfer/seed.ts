@@ -126,6 +126,7 @@ export async function seed(store: Store): Promise<void> {
     await r.governance.replacePolicy("organization", "org1", "p1", '{"retention":{}}', NOW);
     await r.governance.replacePolicy("organization", "org1", "p2", '{"retention":{"x":1}}', NOW + 1);
     await r.governance.logEnforcement("e1", {
+      org_id: "org1",
       scope_kind: "organization",
       scope_id: "org1",
       layers: '["vector"]',
