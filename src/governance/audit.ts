@@ -107,7 +107,7 @@ export class AuditLog {
 
   private async byPolicy(call: AuditCall, at: number): Promise<AuditRow | null> {
     try {
-      // The caller's organization (the local operator's is the default one), never the space's registry:
+      // The caller's organization (the local operator's is the default one), never the space's:
       // a call is its caller's organization's to log and to read (SPEC §8).
       const { org, policy } = await this.policies.auditScope(call.principal?.org);
       return policy.compliance.auditLogging ? rowOf(call, at, org) : null;

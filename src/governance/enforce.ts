@@ -134,14 +134,9 @@ export class Enforcer {
     return { spaces: spaces.map((id) => ({ org, space: id })), orgs: [org] };
   }
 
-  /**
-   * A space's policy in its organization. A space policy is set for the space id of the organization it is
-   * registered to (unregistered: the default one); the same id in another organization follows that
-   * organization's policy alone, so one organization's space policy never reaches another's data.
-   */
+  /** A space's policy: its organization's, with the override of that organization's space of this id. */
   private async spacePolicy(u: SpaceUnit): Promise<PolicyRules> {
-    const own = (await this.policies.orgOf(u.space)) === u.org;
-    return (own ? await this.policies.forSpace(u.space, { orgId: u.org }) : await this.policies.forOrg(u.org)).policy;
+    return (await this.policies.forSpace(u.org, u.space)).policy;
   }
 
   /**

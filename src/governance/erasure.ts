@@ -20,8 +20,12 @@ export class UserErasure implements Erasure, DeletionPolicy {
     private readonly onErased: (owner: Owner, pseudonym: string) => void = () => {},
   ) {}
 
-  async keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined> {
-    const { policy } = await this.policies.forSpace(memorySpaceId, { r: tx });
+  async keepSince(
+    space: { org: string; memorySpaceId: string },
+    erasure: boolean,
+    tx: Repos,
+  ): Promise<number | undefined> {
+    const { policy } = await this.policies.forSpace(space.org, space.memorySpaceId, tx);
     if (erasure && !policy.conversations.retention.purgeOnUserRequest) return -Infinity;
     const min = minimumRetentionMs(policy);
     return min > 0 ? this.clock.now() - min : undefined;
@@ -66,7 +70,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
   }
 
   private async conversations(tx: Repos, owner: Owner, now: number, count: Count): Promise<void> {
-    const policyOf = memo(async (space: string) => (await this.policies.forSpace(space, { r: tx })).policy);
+    const policyOf = memo(async (space: string) => (await this.policies.forSpace(owner.org, space, tx)).policy);
     const erase: string[] = [];
     for (const c of await tx.conversations.ofUser(owner)) {
       const gone = canEraseOnUserRequest(await policyOf(c.space), c.lastMessageAt, now, c.retainUntil);

@@ -1,7 +1,7 @@
 // Policy storage and resolution: setPolicy / getPolicy / setAgentOverride, the effective
 // policy of an organization or memory space, and the justification gate for memory writes.
 import type { Repos, ScopeKind, Store } from "~/store/store";
-import { EVERY_ROW } from "~/shared/store-scope";
+import { orgWide, type StoreScope } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import { AppError } from "~/shared/errors";
 import { newId } from "~/shared/ids";
@@ -20,7 +20,7 @@ export interface Effective {
 }
 
 /**
- * Policies and spaces' organizations change rarely and are read on every request (write gate, retention
+ * Policies change rarely and are read on every request (write gate, retention
  * floor, audit check): cache them briefly. Another process's change drops the cache as soon as the store
  * says so (Store.externalVersion: PostgreSQL's notifications, SQLite's data_version; asked once per
  * resolution), and shows within this time at the latest.
@@ -28,7 +28,7 @@ export interface Effective {
 const CACHE_MS = 2000;
 
 export class PolicyService implements WriteGate, RetentionFloor {
-  /** Stored policies ("organization:<id>", "memorySpace:<id>") and spaces' organizations ("org-of:<id>"). */
+  /** Stored policies, keyed by [organization, kind, scope id]. */
   private readonly cache = new Map<string, { at: number; value: unknown }>();
   private seenExternal = -1;
   /** Bumped by every drop of the cache: a read begun before it must not put what it read back. */
@@ -55,9 +55,9 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const scopeId = memorySpaceId ?? org;
     await this.store.write(async (tx) => {
       if (memorySpaceId !== undefined && organizationId !== undefined)
-        await tx.governance.registerSpace(memorySpaceId, org, now);
-      await tx.governance.replacePolicy(kind, scopeId, id, JSON.stringify(rules), now);
-    }, EVERY_ROW);
+        await tx.governance.registerSpace(org, memorySpaceId, now);
+      await tx.governance.replacePolicy(org, kind, scopeId, id, JSON.stringify(rules), now);
+    }, orgWide(org));
     this.drop();
     return {
       success: true,
@@ -67,6 +67,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     } as PolicyResult;
   }
 
+  /** Deep-merges `overrides` into the caller's organization's space `memorySpaceId`. */
   async setAgentOverride(memorySpaceId: unknown, overrides: unknown, caller: string): Promise<void> {
     validateAgentOverride(memorySpaceId, overrides);
     const spaceId = memorySpaceId as string;
@@ -74,18 +75,19 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const org = ownOrg(caller, organizationId);
     const now = this.clock.now();
     this.followExternal();
-    const merged = deepMerge((await this.stored("memorySpace", spaceId)) ?? {}, rules);
+    const merged = deepMerge((await this.stored(org, "memorySpace", spaceId)) ?? {}, rules);
     await this.store.write(async (tx) => {
-      if (organizationId !== undefined) await tx.governance.registerSpace(spaceId, org, now);
-      await tx.governance.replacePolicy("memorySpace", spaceId, newId(), JSON.stringify(merged), now);
-    }, EVERY_ROW);
+      if (organizationId !== undefined) await tx.governance.registerSpace(org, spaceId, now);
+      await tx.governance.replacePolicy(org, "memorySpace", spaceId, newId(), JSON.stringify(merged), now);
+    }, orgWide(org));
     this.drop();
   }
 
   /**
-   * Removes the active policy of a scope (a memory space's override when memorySpaceId is given, else the
-   * organization's): the scope falls back to the next level of the hierarchy. The policy stays as history;
-   * a space's registration under an organization stays too. Records keep the retention they earned.
+   * Removes the active policy of a scope of the caller's organization (a memory space's override when
+   * memorySpaceId is given, else the organization's): the scope falls back to the next level of the
+   * hierarchy. The policy stays as history; a space's registration stays too. Records keep the retention
+   * they earned.
    */
   async removePolicy(
     scope: unknown,
@@ -95,7 +97,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
     const org = ownOrg(caller, organizationId);
     const kind: ScopeKind = memorySpaceId !== undefined ? "memorySpace" : "organization";
     const scopeId = memorySpaceId ?? org;
-    const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(kind, scopeId), EVERY_ROW);
+    const removed = await this.store.write((tx) => tx.governance.deactivatePolicy(org, kind, scopeId), orgWide(org));
     this.drop();
     return { success: true, removed, kind, scopeId, org };
   }
@@ -104,32 +106,22 @@ export class PolicyService implements WriteGate, RetentionFloor {
   async getPolicy(scope: PolicyScope = {}, caller: string): Promise<PolicyRules & PolicyScope> {
     checkScopeIds(scope as Record<string, unknown>);
     const { organizationId, memorySpaceId } = scope;
-    const orgId = ownOrg(caller, organizationId);
-    if (memorySpaceId !== undefined) {
-      // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
+    const org = ownOrg(caller, organizationId);
+    // A copy: the merged policy is shared (and frozen) inside the service; callers may change theirs.
+    if (memorySpaceId !== undefined)
       return {
         ...(organizationId !== undefined ? { organizationId } : {}),
         memorySpaceId,
-        ...structuredClone((await this.forSpace(memorySpaceId, { orgId })).policy),
+        ...structuredClone((await this.forSpace(org, memorySpaceId)).policy),
       };
-    }
-    if (organizationId !== undefined) return { organizationId, ...structuredClone((await this.forOrg(orgId)).policy) };
+    if (organizationId !== undefined) return { organizationId, ...structuredClone((await this.forOrg(org)).policy) };
     return effectivePolicy();
   }
 
-  /** `r`: read through this transaction (when asked from inside one), else in a read of its own. */
-  async orgOf(spaceId: string, r?: Repos): Promise<string> {
+  /** `r`: read through this transaction (when asked from inside one, which sees `org`), else in a read of its own. */
+  async forOrg(org: string, r?: Repos): Promise<Effective> {
     this.followExternal();
-    return this.spaceOrg(spaceId, r);
-  }
-
-  private async spaceOrg(spaceId: string, r?: Repos): Promise<string> {
-    return (await this.cached(`org-of:${spaceId}`, (x) => x.governance.spaceOrg(spaceId), r)) ?? this.defaultOrg;
-  }
-
-  async forOrg(orgId: string, r?: Repos): Promise<Effective> {
-    this.followExternal();
-    return this.orgEffective(orgId, r);
+    return this.orgEffective(org, r);
   }
 
   /**
@@ -142,18 +134,20 @@ export class PolicyService implements WriteGate, RetentionFloor {
     return { org, policy: (await this.orgEffective(org)).policy };
   }
 
-  private async orgEffective(orgId: string, r?: Repos): Promise<Effective> {
-    const org = await this.stored("organization", orgId, r);
-    return { policy: this.merged(`org:${orgId}`, org, null), explicit: org !== null };
+  private async orgEffective(org: string, r?: Repos): Promise<Effective> {
+    const own = await this.stored(org, "organization", org, r);
+    return { policy: this.merged(JSON.stringify([org]), own, null), explicit: own !== null };
   }
 
-  /** `orgId`: the space's organization when the caller knows it; `r` as in orgOf. */
-  async forSpace(spaceId: string, o: { r?: Repos; orgId?: string } = {}): Promise<Effective> {
+  /** The effective policy of the organization's memory space `spaceId`; `r` as in forOrg. */
+  async forSpace(org: string, spaceId: string, r?: Repos): Promise<Effective> {
     this.followExternal();
-    const orgId = o.orgId ?? (await this.spaceOrg(spaceId, o.r));
-    const org = await this.stored("organization", orgId, o.r);
-    const space = await this.stored("memorySpace", spaceId, o.r);
-    return { policy: this.merged(`space:${orgId}:${spaceId}`, org, space), explicit: org !== null || space !== null };
+    const orgPolicy = await this.stored(org, "organization", org, r);
+    const space = await this.stored(org, "memorySpace", spaceId, r);
+    return {
+      policy: this.merged(JSON.stringify([org, spaceId]), orgPolicy, space),
+      explicit: orgPolicy !== null || space !== null,
+    };
   }
 
   /**
@@ -190,17 +184,18 @@ export class PolicyService implements WriteGate, RetentionFloor {
   private async policyOf(scope: RetentionScope, r?: Repos): Promise<PolicyRules> {
     const effective =
       "memorySpaceId" in scope
-        ? await this.forSpace(scope.memorySpaceId, { r })
+        ? await this.forSpace(scope.org, scope.memorySpaceId, r)
         : await this.forOrg(scope.organizationId, r);
     return effective.policy;
   }
 
   async checkWrite(input: {
+    org: string;
     memorySpaceId: string;
     importance: number;
     metadata: Record<string, unknown>;
   }): Promise<void> {
-    const { policy, explicit } = await this.forSpace(input.memorySpaceId);
+    const { policy, explicit } = await this.forSpace(input.org, input.memorySpaceId);
     if (!requiresJustification(policy, input.importance, explicit)) return;
     const j = input.metadata.justification;
     if (typeof j !== "string" || !j.trim())
@@ -220,28 +215,33 @@ export class PolicyService implements WriteGate, RetentionFloor {
   }
 
   /** The stored policy of a scope (callers outside the resolutions above call followExternal first). */
-  private stored(kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
+  private stored(org: string, kind: ScopeKind, id: string, r?: Repos): Promise<GovernancePolicyPatch | null> {
     return this.cached(
-      `${kind}:${id}`,
+      JSON.stringify([org, kind, id]),
       async (x) => {
-        const row = await x.governance.activePolicy(kind, id);
+        const row = await x.governance.activePolicy(org, kind, id);
         return row ? (JSON.parse(row.policy) as GovernancePolicyPatch) : null;
       },
-      r,
+      { r, scope: orgWide(org) },
     );
   }
 
   /**
-   * `read`'s answer, read through `r` or a read of its own, cached for CACHE_MS — unless the cache was
-   * dropped while it read (a policy written meanwhile): a lookup that began before a policy change (an
-   * audited call resolving its policy) would otherwise keep the old policy in the cache for CACHE_MS.
+   * `read`'s answer, read through the transaction `r` or else a read of its own in `scope`, cached for
+   * CACHE_MS — unless the cache was dropped while it read (a policy written meanwhile): a lookup that began
+   * before a policy change (an audited call resolving its policy) would otherwise keep the old policy in the
+   * cache for CACHE_MS.
    */
-  private async cached<T>(key: string, read: (x: Repos) => Promise<T>, r?: Repos): Promise<T> {
+  private async cached<T>(
+    key: string,
+    read: (x: Repos) => Promise<T>,
+    via: { r?: Repos; scope: StoreScope },
+  ): Promise<T> {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.value as T;
     const generation = this.generation;
-    const value = await (r ? read(r) : this.store.read(read, EVERY_ROW));
+    const value = await (via.r ? read(via.r) : this.store.read(read, via.scope));
     if (generation !== this.generation) return value;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { at: now, value });

@@ -52,7 +52,7 @@ export class Reports {
     const sum = (k: keyof EnforcementLogRow) => inv.log.reduce((n, r) => n + (r[k] as number), 0);
     const status = (l: keyof typeof dry.due) => complianceStatus(dry.due[l], now, inv.unfulfilled);
     const { policy } =
-      space !== undefined ? await this.policies.forSpace(space, { orgId: owner }) : await this.policies.forOrg(owner);
+      space !== undefined ? await this.policies.forSpace(owner, space) : await this.policies.forOrg(owner);
     const imm = inv.imm;
     const oldest = inv.oldest;
     return {

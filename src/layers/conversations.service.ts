@@ -39,7 +39,7 @@ export class ConversationsService implements ConversationRecorder {
     },
   ): Promise<string> {
     const id = newId();
-    const retainUntil = await this.earned(input.agentId, input.now, tx);
+    const retainUntil = await this.earned(input.org, input.agentId, input.now, tx);
     await tx.conversations.create({
       id,
       org: input.org,
@@ -81,13 +81,13 @@ export class ConversationsService implements ConversationRecorder {
       if (c.archived_at !== null)
         throw new AppError("CONFLICT", `conversation '${id}' is archived; archived conversations are read-only`);
       const now = this.clock.now();
-      await tx.conversations.append(id, input.messages, now, await this.earned(c.memory_space_id, now, tx));
+      await tx.conversations.append(id, input.messages, now, await this.earned(c.org_id, c.memory_space_id, now, tx));
     }, userScope(scope));
     return this.get(scope, id);
   }
 
-  private async earned(space: string, now: number, tx: Repos): Promise<number | null> {
-    return (await this.floor.retainUntil({ memorySpaceId: space }, now, tx)) ?? null;
+  private async earned(org: string, space: string, now: number, tx: Repos): Promise<number | null> {
+    return (await this.floor.retainUntil({ org, memorySpaceId: space }, now, tx)) ?? null;
   }
 
   get(scope: UserScope, id: string): Promise<ConversationResponse> {

@@ -30,11 +30,19 @@ export interface GraphLinker {
 
 export interface WriteGate {
   /** Throws AppError VALIDATION_ERROR when policy forbids the write (e.g. missing justification). */
-  checkWrite(input: { memorySpaceId: string; importance: number; metadata: Record<string, unknown> }): Promise<void>;
+  checkWrite(input: {
+    org: string;
+    memorySpaceId: string;
+    importance: number;
+    metadata: Record<string, unknown>;
+  }): Promise<void>;
 }
 
-/** A memory space's records (memories, conversations), or an organization's (immutable, mutable). */
-export type RetentionScope = { memorySpaceId: string } | { organizationId: string };
+/**
+ * A memory space's records (memories, conversations), or an organization's (immutable, mutable). A space
+ * id names a space only inside its organization (SPEC §8), so a space comes with its organization.
+ */
+export type RetentionScope = { org: string; memorySpaceId: string } | { organizationId: string };
 
 /** The FINRA/HIPAA minimum retention (SPEC §5.4), which every delete route of every layer honours. */
 export interface RetentionFloor {
@@ -62,7 +70,7 @@ export interface DeletionPolicy {
    * (-Infinity keeps all; undefined keeps none). `erasure`: a cascade (right-to-be-forgotten) request.
    * `tx`: the transaction it is asked from (policies are read through it).
    */
-  keepSince(memorySpaceId: string, erasure: boolean, tx: Repos): Promise<number | undefined>;
+  keepSince(space: { org: string; memorySpaceId: string }, erasure: boolean, tx: Repos): Promise<number | undefined>;
 }
 
 export interface Erasure {

@@ -117,6 +117,7 @@ export class MemoryService {
     const drafts = await draftsOf(input, this.hooks.facts);
     for (const d of drafts)
       await this.hooks.gate.checkWrite({
+        org: scope.org,
         memorySpaceId: scope.agentId,
         importance: d.traits.importance,
         metadata: d.metadata,
@@ -127,7 +128,8 @@ export class MemoryService {
     ]);
     const now = at?.createdAt ?? this.clock.now();
     // An imported memory earns its minimum retention from when it was first written, like any other.
-    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: scope.agentId }, now)) ?? null;
+    const retainUntil =
+      (await this.hooks.floor.retainUntil({ org: scope.org, memorySpaceId: scope.agentId }, now)) ?? null;
     const stored = await this.store.group(async (tx) => {
       const conversationRef = input.messages
         ? ((await this.hooks.conversations.record(tx, {
@@ -313,7 +315,12 @@ export class MemoryService {
     const row = await this.mustGet(scope, input.memory_id);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
     const traits = readTraits(metadata, row.source_type);
-    await this.hooks.gate.checkWrite({ memorySpaceId: row.agent_id, importance: traits.importance, metadata });
+    await this.hooks.gate.checkWrite({
+      org: row.org_id,
+      memorySpaceId: row.agent_id,
+      importance: traits.importance,
+      metadata,
+    });
     const text = input.memory ?? row.memory;
     const space = { org: row.org_id, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id };
     const [[claims], vectors] =
@@ -321,7 +328,8 @@ export class MemoryService {
         ? await Promise.all([this.facts.claims(space, [{ text, own: true }]), this.search.embed([text])])
         : [[undefined], null];
     const now = this.clock.now();
-    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: row.agent_id }, now)) ?? null;
+    const retainUntil =
+      (await this.hooks.floor.retainUntil({ org: row.org_id, memorySpaceId: row.agent_id }, now)) ?? null;
     await this.store.write(async (tx) => {
       const current = await this.mustGet(scope, input.memory_id, tx);
       if (current.version !== row.version)
@@ -389,7 +397,12 @@ export class MemoryService {
       throw validationError("memory", "memory states the same as the memory it would supersede");
     const metadata = body.metadata ?? JSON.parse(old.metadata);
     const traits = readTraits(metadata, old.source_type);
-    await this.hooks.gate.checkWrite({ memorySpaceId: old.agent_id, importance: traits.importance, metadata });
+    await this.hooks.gate.checkWrite({
+      org: old.org_id,
+      memorySpaceId: old.agent_id,
+      importance: traits.importance,
+      metadata,
+    });
     const scope = { org: old.org_id, userId: old.user_id, agentId: old.agent_id, sessionId: old.session_id };
     const draft = { text: body.memory, metadata, traits, own: true };
     const [[claims], vectors] = await Promise.all([
@@ -397,7 +410,8 @@ export class MemoryService {
       this.search.embed([body.memory]),
     ]);
     const now = this.clock.now();
-    const retainUntil = (await this.hooks.floor.retainUntil({ memorySpaceId: old.agent_id }, now)) ?? null;
+    const retainUntil =
+      (await this.hooks.floor.retainUntil({ org: old.org_id, memorySpaceId: old.agent_id }, now)) ?? null;
     const out = await this.store.group(async (tx) => {
       const current = await this.mustGet(who, ref.memory_id, tx);
       if (current.superseded_by) throw alreadySuperseded(current);
@@ -427,7 +441,7 @@ export class MemoryService {
   async delete(scope: UserScope, ref: Pick<MemoryRef, "memory_id">): Promise<DeleteResponse> {
     await this.store.write(async (tx) => {
       const row = await this.mustGet(scope, ref.memory_id, tx);
-      const space = { memorySpaceId: row.agent_id };
+      const space = { org: row.org_id, memorySpaceId: row.agent_id };
       const held = await this.hooks.floor.heldUntil(space, row.updated_at, row.retain_until, this.clock.now(), tx);
       if (held != null)
         throw new AppError("CONFLICT", `memory '${ref.memory_id}' is under minimum retention until ${iso(held)}`);
@@ -481,7 +495,7 @@ export class MemoryService {
     const ids: string[] = [];
     const spaces = await tx.memories.spacesOfUser(scope);
     for (const space of scope.agentId === undefined ? spaces : spaces.filter((a) => a === scope.agentId)) {
-      const keep = await this.hooks.retention.keepSince(space, cascade, tx);
+      const keep = await this.hooks.retention.keepSince({ org: scope.org, memorySpaceId: space }, cascade, tx);
       if (keep === -Infinity) continue;
       const before = keep === undefined ? Infinity : keep + 1;
       const removed = await tx.memories.deleteForUser(scope, space, before, this.clock.now());

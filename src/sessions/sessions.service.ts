@@ -32,8 +32,8 @@ import {
 
 /** Where the effective policy of a memory space comes from (the governance PolicyService). */
 export interface SessionPolicies {
-  /** `o.r`: read through this transaction when asked from inside one. */
-  forSpace(spaceId: string, o?: { r?: Repos }): Promise<{ policy: PolicyRules }>;
+  /** The organization's memory space `spaceId`; `r`: read through this transaction when asked from inside one. */
+  forSpace(org: string, spaceId: string, r?: Repos): Promise<{ policy: PolicyRules }>;
 }
 
 const isLive = (p: Phase) => p.state === "active" || p.state === "idle";
@@ -50,7 +50,7 @@ export class SessionsService {
     if (Buffer.byteLength(metadata) > MAX_SESSION_METADATA_BYTES)
       throw validationError("metadata", `metadata must be at most ${MAX_SESSION_METADATA_BYTES} bytes of JSON`);
     const spaceId = scope.agentId ?? input.agent_id ?? DEFAULT_SPACE;
-    const rules = await this.rules(spaceId);
+    const rules = await this.rules(scope.org, spaceId);
     const now = this.clock.now();
     const row: SessionRow = {
       id: newId(),
@@ -76,7 +76,10 @@ export class SessionsService {
 
   async get(scope: UserScope, id: string): Promise<SessionResponse> {
     const row = await this.store.read((r) => this.mustGet(r, scope, id), userScope(scope));
-    return { success: true as const, session: toView(row, await this.rules(row.memory_space_id), this.clock.now()) };
+    return {
+      success: true as const,
+      session: toView(row, await this.rules(row.org_id, row.memory_space_id), this.clock.now()),
+    };
   }
 
   /** Newest first. Live rows are few per user and their state is computed, so they are filtered here. */
@@ -97,7 +100,8 @@ export class SessionsService {
       userScope(scope),
     );
     for (const row of [...read.live, ...read.terminal])
-      if (!rules.has(row.memory_space_id)) rules.set(row.memory_space_id, await this.rules(row.memory_space_id));
+      if (!rules.has(row.memory_space_id))
+        rules.set(row.memory_space_id, await this.rules(scope.org, row.memory_space_id));
     const rulesOf = (s: string) => rules.get(s)!;
     const live = read.live.filter(
       (r) => q.state === undefined || phaseAt(r, rulesOf(r.memory_space_id), now).state === q.state,
@@ -156,11 +160,13 @@ export class SessionsService {
       await this.settle(tx, scope, now);
       let archived = 0;
       let deleted = 0;
-      for (const space of await tx.sessions.terminalSpaces(scope)) {
-        const cut = cleanupCutoffs(await this.rules(space, tx), now);
-        if (cut.deleteEndedBy !== undefined) deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, scope);
+      // Each organization's space under that organization's policy (a space id names a space only inside it).
+      for (const { org, space } of await tx.sessions.terminalSpaces(scope)) {
+        const cut = cleanupCutoffs(await this.rules(org, space, tx), now);
+        const within = { ...scope, org };
+        if (cut.deleteEndedBy !== undefined) deleted += await tx.sessions.deleteEnded(space, cut.deleteEndedBy, within);
         if (cut.archiveEndedBy !== undefined)
-          archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, scope);
+          archived += await tx.sessions.archive(space, cut.archiveEndedBy, now, within);
       }
       return { success: true as const, archived, deleted };
     });
@@ -193,11 +199,11 @@ export class SessionsService {
   }
 
   private async settle(tx: Repos, scope: SessionScope, now: number): Promise<{ idled: number; ended: number }> {
-    const rulesOf = memo((s: string) => this.rules(s, tx));
+    const rulesOf = memo((key: string) => this.rules(...(JSON.parse(key) as [string, string]), tx));
     let idled = 0;
     let ended = 0;
     for (const row of await tx.sessions.live(scope)) {
-      const phase = phaseAt(row, await rulesOf(row.memory_space_id), now);
+      const phase = phaseAt(row, await rulesOf(JSON.stringify([row.org_id, row.memory_space_id])), now);
       if (phase.state === row.state) continue;
       await tx.sessions.setState({ org: row.org_id, userId: row.user_id }, row.id, phase);
       if (phase.state === "idle") idled++;
@@ -224,14 +230,14 @@ export class SessionsService {
   }
 
   /** `r`: read the policy through this transaction when asked from inside one. */
-  private async rules(spaceId: string, r?: Repos): Promise<SessionRules> {
-    return sessionRules((await this.policies.forSpace(spaceId, { r })).policy);
+  private async rules(org: string, spaceId: string, r?: Repos): Promise<SessionRules> {
+    return sessionRules((await this.policies.forSpace(org, spaceId, r)).policy);
   }
 
   /** The user's session with the rules of its space and the phase they put it in now (404 when missing). */
   private async current(tx: Repos, scope: UserScope, id: string, now: number) {
     const row = await this.mustGet(tx, scope, id);
-    const rules = await this.rules(row.memory_space_id, tx);
+    const rules = await this.rules(row.org_id, row.memory_space_id, tx);
     return { row, rules, phase: phaseAt(row, rules, now) };
   }
 

@@ -156,7 +156,15 @@ export class SpacesService {
     const now = this.d.clock.now();
     const conversations = await tx.conversations.ofUser(owner);
     for (const c of conversations)
-      if ((await this.d.floor.heldUntil({ memorySpaceId: c.space }, c.lastMessageAt, c.retainUntil, now, tx)) != null)
+      if (
+        (await this.d.floor.heldUntil(
+          { org: owner.org, memorySpaceId: c.space },
+          c.lastMessageAt,
+          c.retainUntil,
+          now,
+          tx,
+        )) != null
+      )
         throw conflict(`space '${id}' holds conversations under minimum retention; nothing was deleted`);
     await tx.conversations.delete(conversations.map((c) => c.id));
   }

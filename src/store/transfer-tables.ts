@@ -32,7 +32,7 @@ export const TABLES: TableSpec[] = [
     ["id"],
     "id, memory_id, org_id, user_id, agent_id, session_id, subject, attribute, value, value_key, qualifier, negative, ended_by",
   ),
-  t("memory_spaces", ["id"], "id, organization_id, created_at"),
+  t("memory_spaces", ["organization_id", "id"], "organization_id, id, created_at"),
   t(
     "conversations",
     ["id"],
@@ -65,7 +65,7 @@ export const TABLES: TableSpec[] = [
     "from_node, type, to_node, org_id, user_id, properties, created_at, updated_at",
   ),
   t("graph_mentions", ["org_id", "user_id", "memory_id", "node"], "org_id, user_id, memory_id, node"),
-  t("governance_policies", ["id"], "id, scope_kind, scope_id, policy, active, created_at"),
+  t("governance_policies", ["id"], "id, org_id, scope_kind, scope_id, policy, active, created_at"),
   t(
     "enforcement_log",
     ["id"],

@@ -1,5 +1,5 @@
-// The policy service caches spaces' organizations and stored policies: a change through another
-// connection to the same file (another process) shows at the next resolution, one of its own at once.
+// The policy service caches stored policies, per organization: a change through another connection to the
+// same file (another process) shows at the next resolution, one of its own at once.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,39 +12,46 @@ import { rulesFrom } from "./support";
 const dir = mkdtempSync(join(tmpdir(), "engram-policy-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test("a space's organization set through another connection is the one the next resolution answers", async () => {
+test("a policy set through another connection is the one the next resolution answers", async () => {
   const file = join(dir, "a.db");
   const [mine, other] = [await openTestStore(file), await openTestStore(file)];
   try {
     const policies = new PolicyService(mine, systemClock, "default");
-    expect(await policies.orgOf("space-1")).toBe("default");
-    expect((await policies.forSpace("space-1")).explicit).toBe(false);
-    await other.write((tx) => tx.governance.registerSpace("space-1", "org-x", Date.now()));
-    expect(await policies.orgOf("space-1")).toBe("org-x");
-    // A call is audited under its caller's organization (none: the default one), not the space's.
+    expect((await policies.forSpace("org-x", "space-1")).explicit).toBe(false);
+    // A call is audited under its caller's organization (none: the default one).
     expect([(await policies.auditScope("org-x")).org, (await policies.auditScope(undefined)).org]).toEqual([
       "org-x",
       "default",
     ]);
     await other.write((tx) =>
-      tx.governance.replacePolicy("organization", "org-x", "p1", JSON.stringify({ compliance: { mode: "HIPAA" } }), 1),
+      tx.governance.replacePolicy(
+        "org-x",
+        "organization",
+        "org-x",
+        "p1",
+        JSON.stringify({ compliance: { mode: "HIPAA" } }),
+        1,
+      ),
     );
-    const effective = await policies.forSpace("space-1");
+    const effective = await policies.forSpace("org-x", "space-1");
     expect([effective.explicit, effective.policy.compliance.mode]).toEqual([true, "HIPAA"]);
     expect((await policies.auditScope("org-x")).policy.compliance.mode).toBe("HIPAA");
+    // The same space id in another organization is another space, under that organization's policy.
+    expect((await policies.forSpace("default", "space-1")).explicit).toBe(false);
   } finally {
     await Promise.all([mine.close(), other.close()]);
   }
 });
 
-test("a space's organization set through the service itself is answered at once", async () => {
+test("a space's policy set through the service itself is answered at once, for that organization's space only", async () => {
   const store = await openTestStore(join(dir, "b.db"));
   try {
     const policies = new PolicyService(store, systemClock, "default");
-    expect(await policies.orgOf("space-2")).toBe("default");
-    await policies.setAgentOverride("space-2", { organizationId: "org-y", compliance: { mode: "GDPR" } }, "org-y");
-    expect(await policies.orgOf("space-2")).toBe("org-y");
-    expect((await policies.forSpace("space-2")).policy.compliance.mode).toBe("GDPR");
+    const versions = async (org: string) =>
+      (await policies.forSpace(org, "space-2")).policy.vector.retention.defaultVersions;
+    expect(await versions("org-y")).toBe(10);
+    await policies.setAgentOverride("space-2", { vector: { retention: { defaultVersions: 4 } } }, "org-y");
+    expect([await versions("org-y"), await versions("default")]).toEqual([4, 10]);
   } finally {
     await store.close();
   }

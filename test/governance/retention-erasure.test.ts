@@ -1,6 +1,7 @@
 // Minimum retention (FINRA/HIPAA) against enforcement and user deletions, cascade erasure
 // (purgeOnUserRequest, GDPR right to be forgotten) and the justification rule (SPEC §2.3, §5.4).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { userScopeOf } from "~/shared/principal";
 import { buildTestApp, type TestApp } from "../support/app";
 import { DAY_MS, YEAR_MS } from "~/governance/durations";
 import {
@@ -93,6 +94,19 @@ describe("minimum retention", () => {
       deleted_count: 1,
       retained: { vector: 2 },
     });
+  });
+
+  // The broker organization's admin and user act in process (over HTTP this server serves its own
+  // organization only): the same space id in this organization follows this organization's policy.
+  test("retention follows the space's organization: the same space id is held in one and free in the other", async () => {
+    const broker = userScopeOf("broker", "u");
+    await t.services.governance.setPolicy({ ...orgPolicy("FINRA"), organizationId: "broker" }, "broker");
+    const add = { memory: "held", metadata: J, agent_id: "trading" };
+    const held = (await t.services.memory.add(broker, add)).memory_ids![0]!;
+    const free = await addMemory(t, "free", {}, { agent_id: "trading" });
+    const refused = await t.services.memory.delete(broker, { memory_id: held }).catch((e) => e.code);
+    expect(refused).toBe("CONFLICT");
+    expect((await t.request("DELETE", `/delete_memory?memory_id=${free}&user_id=u`)).status).toBe(200);
   });
 });
 

@@ -7,6 +7,7 @@ import { orgApps, type OrgApps } from "../support/org-apps";
 import type { TestApp } from "../support/app";
 import { rulesFrom } from "../governance/support";
 import { addMemory, updateTimes, versionNumbers } from "../governance/app-support";
+import { orgWide } from "~/shared/store-scope";
 
 let orgs: OrgApps;
 let a: TestApp;
@@ -78,6 +79,51 @@ describe("governance of two organizations on one store", () => {
       removed: true,
     });
     expect([await versionsOf(a, "a"), await versionsOf(b, "b")]).toEqual([2, 10]);
+  });
+
+  test("the same memory-space id in both organizations is two spaces: each keeps its own override through the other's changes", async () => {
+    const override = (versions: number) => ({ vector: { retention: { defaultVersions: versions } } });
+    await ok(a.request("PUT", "/governance/overrides/bot", override(2)));
+    await ok(b.request("PUT", "/governance/overrides/bot", override(5)));
+    const botOf = async (t: TestApp) =>
+      (await ok(t.get("/governance/policies?memorySpaceId=bot"))).vector.retention.defaultVersions;
+    expect([await botOf(a), await botOf(b)]).toEqual([2, 5]);
+    await ok(b.request("PUT", "/governance/overrides/bot", override(7)));
+    await ok(b.post("/governance/policies", keeping(9, { memorySpaceId: "bot" })));
+    expect([await botOf(a), await botOf(b)]).toEqual([2, 9]);
+    expect(await ok(b.request("DELETE", "/governance/policies?memorySpaceId=bot"))).toEqual({
+      success: true,
+      removed: true,
+    });
+    expect([await botOf(a), await botOf(b)]).toEqual([2, 10]);
+    // B's space policy trims only B's memories of its space "bot".
+    await ok(b.request("PUT", "/governance/overrides/bot", override(1)));
+    const ours = await versioned(a, "bot", 3);
+    const theirs = await versioned(b, "bot", 3);
+    await ok(b.post("/governance/enforce", { scope: { memorySpaceId: "bot" } }));
+    expect([await versionNumbers(a, ours), await versionNumbers(b, theirs)]).toEqual([[3, 2, 1], [3]]);
+  });
+
+  test("registering a space of the same id in B leaves A's registration and A's policy of it as they were", async () => {
+    await ok(a.request("PUT", "/governance/overrides/desk", { organizationId: "a", compliance: { mode: "GDPR" } }));
+    await ok(a.request("PUT", "/governance/overrides/desk", { vector: { retention: { defaultVersions: 3 } } }));
+    await ok(b.request("PUT", "/governance/overrides/desk", { organizationId: "b" }));
+    await ok(b.post("/governance/policies", keeping(8, { organizationId: "b", memorySpaceId: "desk" })));
+    const spaces = async (org: string) => a.services.store.read((r) => r.governance.spaces(org), orgWide(org));
+    expect([await spaces("a"), await spaces("b")]).toEqual([["desk"], ["desk"]]);
+    expect((await ok(a.get("/governance/policies?memorySpaceId=desk"))).vector.retention.defaultVersions).toBe(3);
+  });
+
+  test("B's FINRA policy holds B's memories and none of A's, also in a space id both use", async () => {
+    await ok(b.post("/governance/policies", { organizationId: "b", ...rulesFrom("FINRA") }));
+    const justified = { importance: 50, justification: "books and records" };
+    const theirs = await addMemory(b, "B's trade", justified, { agent_id: "desk" });
+    const ours = await addMemory(a, "A's note", { importance: 50 }, { agent_id: "desk" });
+    expect((await b.request("DELETE", `/delete_memory?memory_id=${theirs}&user_id=u`)).status).toBe(409);
+    expect(await a.request("DELETE", `/delete_memory?memory_id=${ours}&user_id=u`)).toMatchObject({
+      status: 200,
+      body: { success: true, deleted_count: 1 },
+    });
   });
 
   test("B's enforcement, simulation, report and statistics see only B's memories, also in a space id both use", async () => {

@@ -180,20 +180,38 @@ describe.skipIf(TEST_STORE !== "postgres")(
       ).toHaveLength(1);
     });
 
-    test("a user's transaction that resolves a space's policy still finds the space's organization, and caches the right one", async () => {
-      const inAcmeSpace = { ...alice, agentId: "acme-space" };
-      const { session } = await t.services.sessions.create(inAcmeSpace, { user_id: "alice" });
-      await t.services.governance.policies.setPolicy(
-        {
-          organizationId: "acme",
-          memorySpaceId: "acme-space",
-          ...rulesFrom("GDPR"),
-        },
+    test("a user's transaction resolving its space's policy reads its own organization's, not another's of the same space id", async () => {
+      const inTeam = { ...alice, agentId: "team" };
+      const { session } = await t.services.sessions.create(inTeam, { user_id: "alice" });
+      const ended = { sessions: { lifecycle: { maxDuration: "1m" } } };
+      await t.services.governance.policies.setAgentOverride("team", ended, "acme");
+      // Default's alice touches her session in default's space "team": its rules are resolved inside her
+      // transaction, which sees default's policies only, and acme's override of its own "team" is not one.
+      t.clock.advance(120_000);
+      expect((await t.services.sessions.touch(inTeam, session.id)).session.state).toBe("active");
+      const policies = t.services.governance.policies;
+      expect((await policies.forSpace("default", "team")).explicit).toBe(false);
+      expect((await policies.forSpace("acme", "team")).policy.sessions?.lifecycle?.maxDuration).toBe("1m");
+    });
+
+    test("an organization's transaction gets none of another organization's policies, registrations or enforcement runs", async () => {
+      await t.services.governance.setPolicy(
+        { organizationId: "acme", memorySpaceId: "ops", ...rulesFrom("HIPAA") },
         "acme",
       );
-      // Default's alice touches her session in acme's space: the touch resolves the space's rules inside her transaction.
-      await t.services.sessions.touch(inAcmeSpace, session.id);
-      expect(await t.services.governance.policies.orgOf("acme-space")).toBe("acme");
+      await t.services.governance.enforce({ scope: { organizationId: "acme" }, layers: ["mutable"] }, "acme");
+      const acmePolicy = (r: Repos) => r.governance.activePolicy("acme", "memorySpace", "ops");
+      const acmeSpaces = (r: Repos) => r.governance.spaces("acme");
+      const acmeRuns = (r: Repos) => r.governance.enforcementLog("acme", 0, Number.MAX_SAFE_INTEGER);
+      expect([await asDefault(acmePolicy), await asDefault(acmeSpaces), await asDefault(acmeRuns)]).toEqual([
+        null,
+        [],
+        [],
+      ]);
+      const all = async <T>(fn: (r: Repos) => Promise<T>) => t.services.store.read(fn, EVERY_ROW);
+      expect((await all(acmePolicy))?.id).toEqual(expect.any(String));
+      expect(await all(acmeSpaces)).toContain("ops");
+      expect(await all(acmeRuns)).toHaveLength(1);
     });
   },
 );

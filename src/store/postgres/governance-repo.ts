@@ -36,44 +36,43 @@ const LOG_COLUMNS = [
 export class PgGovernanceRepo implements GovernanceRepo {
   constructor(private readonly pg: Pg) {}
 
-  activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
+  activePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
     return this.pg.one(
-      `SELECT id, policy FROM governance_policies WHERE scope_kind = $1 AND scope_id = $2 AND active
+      `SELECT id, policy FROM governance_policies WHERE org_id = $1 AND scope_kind = $2 AND scope_id = $3 AND active
        ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [kind, scopeId],
+      [org, kind, scopeId],
     );
   }
 
-  async replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void> {
-    await this.deactivatePolicy(kind, scopeId);
+  async replacePolicy(
+    org: string,
+    kind: ScopeKind,
+    scopeId: string,
+    id: string,
+    policy: string,
+    now: number,
+  ): Promise<void> {
+    await this.deactivatePolicy(org, kind, scopeId);
     await this.pg.run(
-      "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES ($1, $2, $3, $4, true, $5)",
-      [id, kind, scopeId, policy, now],
+      `INSERT INTO governance_policies (id, org_id, scope_kind, scope_id, policy, active, created_at)
+       VALUES ($1, $2, $3, $4, $5, true, $6)`,
+      [id, org, kind, scopeId, policy, now],
     );
   }
 
-  async deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean> {
+  async deactivatePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<boolean> {
     const n = await this.pg.run(
-      "UPDATE governance_policies SET active = false WHERE scope_kind = $1 AND scope_id = $2 AND active",
-      [kind, scopeId],
+      "UPDATE governance_policies SET active = false WHERE org_id = $1 AND scope_kind = $2 AND scope_id = $3 AND active",
+      [org, kind, scopeId],
     );
     return n > 0;
   }
 
-  async registerSpace(spaceId: string, orgId: string, now: number): Promise<void> {
+  async registerSpace(org: string, spaceId: string, now: number): Promise<void> {
     await this.pg.run(
-      `INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id`,
-      [spaceId, orgId, now],
+      "INSERT INTO memory_spaces (organization_id, id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+      [org, spaceId, now],
     );
-  }
-
-  async spaceOrg(spaceId: string): Promise<string | null> {
-    const r = await this.pg.one<{ organization_id: string }>(
-      "SELECT organization_id FROM memory_spaces WHERE id = $1",
-      [spaceId],
-    );
-    return r?.organization_id ?? null;
   }
 
   async spaces(org: string): Promise<string[]> {

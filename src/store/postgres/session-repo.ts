@@ -97,12 +97,12 @@ export class PgSessionRepo implements SessionRepo {
     );
   }
 
-  async terminalSpaces(scope: SessionScope): Promise<string[]> {
-    const rows = await this.pg.all<{ s: string }>(
-      `SELECT DISTINCT memory_space_id AS s FROM sessions WHERE state IN ('ended', 'archived') AND ${inScope(1)}`,
+  terminalSpaces(scope: SessionScope): Promise<{ org: string; space: string }[]> {
+    return this.pg.all(
+      `SELECT DISTINCT org_id AS org, memory_space_id AS space FROM sessions
+       WHERE state IN ('ended', 'archived') AND ${inScope(1)}`,
       scopeArgs(scope),
     );
-    return rows.map((r) => r.s);
   }
 
   archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): Promise<number> {

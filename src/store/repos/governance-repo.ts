@@ -70,13 +70,15 @@ export interface AuditPageQuery {
 }
 
 export interface GovernanceRepo {
-  activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null>;
+  // A policy's scope is (organization, kind, id): an organization's policy has its own id as scope id, a
+  // memory space's the space id, which names a space only inside its organization (SPEC §8).
+  activePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null>;
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
-  replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void>;
+  replacePolicy(org: string, kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void>;
   /** Deactivates the scope's active policy, keeping it as history; answers whether there was one. */
-  deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean>;
-  registerSpace(spaceId: string, orgId: string, now: number): Promise<void>;
-  spaceOrg(spaceId: string): Promise<string | null>;
+  deactivatePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<boolean>;
+  /** Records that the organization has this memory space (again: nothing changes). */
+  registerSpace(org: string, spaceId: string, now: number): Promise<void>;
   /**
    * The organization's memory spaces that hold data or are registered: a space id (an agent id) names a
    * space only inside its organization (SPEC §8).

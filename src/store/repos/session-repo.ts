@@ -44,7 +44,7 @@ export interface SessionRepo {
     s: { state: string; ended_at: number | null; end_reason: string | null },
   ): Promise<void>;
   /** Memory spaces that hold ended or archived sessions in scope. */
-  terminalSpaces(scope: SessionScope): Promise<string[]>;
+  terminalSpaces(scope: SessionScope): Promise<{ org: string; space: string }[]>;
   /** Ended sessions of one space that ended at or before `endedBy` become archived; returns how many. */
   archive(spaceId: string, endedBy: number, now: number, scope: SessionScope): Promise<number>;
   /** Ended or archived sessions of one space that ended at or before `endedBy` are deleted; returns how many. */

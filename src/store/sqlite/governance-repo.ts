@@ -16,48 +16,46 @@ import type {
 export class SqliteGovernanceRepo implements GovernanceRepo {
   constructor(private readonly db: Db) {}
 
-  async activePolicy(kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
+  async activePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
     return this.db
-      .query<{ id: string; policy: string }, [string, string]>(
-        "SELECT id, policy FROM governance_policies WHERE scope_kind = ? AND scope_id = ? AND active = 1 ORDER BY created_at DESC, id DESC LIMIT 1",
+      .query<{ id: string; policy: string }, [string, string, string]>(
+        `SELECT id, policy FROM governance_policies WHERE org_id = ? AND scope_kind = ? AND scope_id = ? AND active = 1
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
       )
-      .get(kind, scopeId);
+      .get(org, kind, scopeId);
   }
 
   /** Deactivates the scope's current policy and stores the new one (history is kept). */
-  async replacePolicy(kind: ScopeKind, scopeId: string, id: string, policy: string, now: number): Promise<void> {
-    this.db
-      .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
-      .run(kind, scopeId);
+  async replacePolicy(
+    org: string,
+    kind: ScopeKind,
+    scopeId: string,
+    id: string,
+    policy: string,
+    now: number,
+  ): Promise<void> {
+    await this.deactivatePolicy(org, kind, scopeId);
     this.db
       .query(
-        "INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+        "INSERT INTO governance_policies (id, org_id, scope_kind, scope_id, policy, active, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)",
       )
-      .run(id, kind, scopeId, policy, now);
+      .run(id, org, kind, scopeId, policy, now);
   }
 
-  async deactivatePolicy(kind: ScopeKind, scopeId: string): Promise<boolean> {
+  async deactivatePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<boolean> {
     return (
       this.db
-        .query("UPDATE governance_policies SET active = 0 WHERE scope_kind = ? AND scope_id = ? AND active = 1")
-        .run(kind, scopeId).changes > 0
+        .query(
+          "UPDATE governance_policies SET active = 0 WHERE org_id = ? AND scope_kind = ? AND scope_id = ? AND active = 1",
+        )
+        .run(org, kind, scopeId).changes > 0
     );
   }
 
-  async registerSpace(spaceId: string, orgId: string, now: number): Promise<void> {
+  async registerSpace(org: string, spaceId: string, now: number): Promise<void> {
     this.db
-      .query(
-        "INSERT INTO memory_spaces (id, organization_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id",
-      )
-      .run(spaceId, orgId, now);
-  }
-
-  async spaceOrg(spaceId: string): Promise<string | null> {
-    return (
-      this.db
-        .query<{ organization_id: string }, [string]>("SELECT organization_id FROM memory_spaces WHERE id = ?")
-        .get(spaceId)?.organization_id ?? null
-    );
+      .query("INSERT INTO memory_spaces (organization_id, id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+      .run(org, spaceId, now);
   }
 
   /** The organization's memory spaces that hold data or are registered. */

@@ -97,13 +97,13 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   /** Memory spaces that hold ended or archived sessions in scope (each has its own cleanup rules). */
-  async terminalSpaces(scope: SessionScope): Promise<string[]> {
+  async terminalSpaces(scope: SessionScope): Promise<{ org: string; space: string }[]> {
     return this.db
-      .query<{ s: string }, (string | null)[]>(
-        `SELECT DISTINCT memory_space_id AS s FROM sessions WHERE state IN ('ended', 'archived') AND ${IN_SCOPE}`,
+      .query<{ org: string; space: string }, (string | null)[]>(
+        `SELECT DISTINCT org_id AS org, memory_space_id AS space FROM sessions
+         WHERE state IN ('ended', 'archived') AND ${IN_SCOPE}`,
       )
-      .all(...scopeArgs(scope))
-      .map((r) => r.s);
+      .all(...scopeArgs(scope));
   }
 
   /** Ended sessions of one space that ended at or before `endedBy` become archived. */

@@ -33,9 +33,9 @@ test("a commit through another store of this process changes the version at once
   const [mine, other] = [await openTestStore(file), await openTestStore(file)];
   try {
     const before = mine.externalVersion();
-    await other.write((tx) => tx.governance.registerSpace("s", "o", 0));
+    await other.write((tx) => tx.governance.registerSpace("o", "s", 0));
     const afterWrite = mine.externalVersion();
-    await other.group((tx) => tx.governance.registerSpace("t", "o", 0));
+    await other.group((tx) => tx.governance.registerSpace("o", "t", 0));
     expect([afterWrite === before, mine.externalVersion() === afterWrite]).toEqual([false, false]);
   } finally {
     await Promise.all([mine.close(), other.close()]);
@@ -46,7 +46,7 @@ test("this store's own commits leave the version as it was", async () => {
   const store = await openTestStore(join(dir, "c.db"));
   try {
     const before = store.externalVersion();
-    await store.write((tx) => tx.governance.registerSpace("s", "o", 0));
+    await store.write((tx) => tx.governance.registerSpace("o", "s", 0));
     await nextTurn();
     expect(store.externalVersion()).toBe(before);
   } finally {

@@ -87,7 +87,7 @@ export async function seed(store: Store): Promise<void> {
       NOW + 1,
       null,
     );
-    await r.governance.registerSpace("space1", "org1", NOW);
+    await r.governance.registerSpace("org1", "space1", NOW);
     for (const data of ['{"v":1}', '{"v":2}'])
       await r.immutable.put({
         orgId: "org1",
@@ -123,8 +123,8 @@ export async function seed(store: Store): Promise<void> {
     const b = (await r.graph.entity(owner("alice"), "pet", "miso"))!;
     await r.graph.putRelationship(owner("alice"), a.node, "OWNS", b.node, '{"since":2020}', NOW);
     await r.graph.link(owner("alice"), "m0", b.node);
-    await r.governance.replacePolicy("organization", "org1", "p1", '{"retention":{}}', NOW);
-    await r.governance.replacePolicy("organization", "org1", "p2", '{"retention":{"x":1}}', NOW + 1);
+    await r.governance.replacePolicy("org1", "organization", "org1", "p1", '{"retention":{}}', NOW);
+    await r.governance.replacePolicy("org1", "organization", "org1", "p2", '{"retention":{"x":1}}', NOW + 1);
     await r.governance.logEnforcement("e1", {
       org_id: "org1",
       scope_kind: "organization",

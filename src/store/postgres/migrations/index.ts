@@ -20,6 +20,7 @@ import m0017 from "./0017_space_registrations_readable.sql" with { type: "text" 
 import m0018 from "./0018_session_sweeps.sql" with { type: "text" };
 import m0019 from "./0019_row_security_org_rest.sql" with { type: "text" };
 import m0020 from "./0020_layer_org_keys.sql" with { type: "text" };
+import m0021 from "./0021_governance_org_keys.sql" with { type: "text" };
 
 export interface PgMigration {
   version: number;
@@ -48,4 +49,5 @@ export const PG_MIGRATIONS: PgMigration[] = [
   { version: 18, name: "session sweeps", sql: m0018 },
   { version: 19, name: "row security by organization, the rest", sql: m0019 },
   { version: 20, name: "layer organization keys", sql: m0020 },
+  { version: 21, name: "governance keys by organization", sql: m0021 },
 ];

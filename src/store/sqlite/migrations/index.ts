@@ -29,6 +29,7 @@ import m0025 from "./0025_list_count_index.sql" with { type: "text" };
 import m0026 from "./0026_memory_scope_index.sql" with { type: "text" };
 import m0027 from "./0027_session_sweeps.sql" with { type: "text" };
 import m0028 from "./0028_layer_org_keys.sql" with { type: "text" };
+import m0029 from "./0029_governance_org_keys.sql" with { type: "text" };
 import { fillTextKeys } from "../memory-repo";
 import type { Db } from "../connection";
 
@@ -77,4 +78,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 26, name: "memory scope index", sql: m0026 },
   { version: 27, name: "session sweeps", sql: m0027 },
   { version: 28, name: "layer organization keys", sql: m0028, foreignKeysOff: true },
+  { version: 29, name: "governance keys by organization", sql: m0029 },
 ];
