@@ -17,8 +17,11 @@ async function storeBefore(version: number) {
     "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
   );
   for (const m of MIGRATIONS.filter((m) => m.version < version)) {
+    // A table rebuild others reference runs with foreign keys off, as migrate() runs it.
+    if (m.foreignKeysOff) db.run("PRAGMA foreign_keys = OFF");
     db.run(withHomeOrg(m.sql, HOME_ORG));
     m.run?.(db);
+    if (m.foreignKeysOff) db.run("PRAGMA foreign_keys = ON");
     db.query("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(m.version, m.name);
   }
   return db;
@@ -216,5 +219,33 @@ describe("migration 28 (layer organization keys)", () => {
     db.run("DELETE FROM immutable_records WHERE organization_id = 'acme'");
     expect(db.query("SELECT count(*) AS n FROM immutable_versions").get()).toEqual({ n: 0 });
     expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
+  });
+});
+
+describe("migration 29 (governance keys by organization)", () => {
+  test("gives kept policies the organization they belong to, and keys space registrations by organization", async () => {
+    const db = await storeBefore(29);
+    db.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('bot', 'acme', 0)");
+    db.run(
+      `INSERT INTO governance_policies (id, scope_kind, scope_id, policy, active, created_at) VALUES
+       ('p1', 'organization', 'acme', '{}', 1, 0), ('p2', 'memorySpace', 'bot', '{}', 1, 0),
+       ('p3', 'memorySpace', 'solo', '{}', 1, 0), ('p4', 'organization', 'other', '{}', 0, 0)`,
+    );
+    expect(migrate(db, HOME_ORG)).toBe(MIGRATIONS.filter((m) => m.version >= 29).length);
+    // An organization's policy is the organization's it names; a space's, its registered organization's,
+    // else the home one's.
+    expect(db.query("SELECT id, org_id FROM governance_policies ORDER BY id").all()).toEqual([
+      { id: "p1", org_id: "acme" },
+      { id: "p2", org_id: "acme" },
+      { id: "p3", org_id: HOME_ORG },
+      { id: "p4", org_id: "other" },
+    ]);
+    db.run("INSERT INTO memory_spaces (organization_id, id, created_at) VALUES ('other', 'bot', 1)");
+    expect(
+      db.query("SELECT organization_id, id, created_at FROM memory_spaces ORDER BY organization_id").all(),
+    ).toEqual([
+      { organization_id: "acme", id: "bot", created_at: 0 },
+      { organization_id: "other", id: "bot", created_at: 1 },
+    ]);
   });
 });
