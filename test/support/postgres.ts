@@ -7,6 +7,8 @@ import { postgresUnavailable, startPostgres, type PgDatabase, type PgServer } fr
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
 import { withHomeOrg } from "~/store/home-org";
 import { HOME_ORG } from "./store";
+import { openPostgresStore, type PostgresStore } from "~/store/postgres/postgres-store";
+import { silentLogger } from "~/shared/logger";
 
 /** Why PostgreSQL tests cannot run here, or null. */
 export const postgresSkip: string | null = postgresUnavailable();
@@ -72,4 +74,46 @@ export async function schemaBefore(s: TestSchema, version: number, rows: (string
   } finally {
     await owner.close();
   }
+}
+
+export interface MigratedStore {
+  schema: TestSchema;
+  /** The store opened on it, which ran the migrations from `version` on. */
+  store: PostgresStore;
+  /** `sql` as the app's role, in a transaction scoped to `org` and `user` ('*': every one). */
+  scoped(org: string, user: string, sql: string): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+/** A store the release before migration `version` left holding `rows`, opened (and so migrated) now. */
+export async function migratedFrom(
+  tag: string,
+  version: number,
+  rows: (string | [string, unknown[]])[],
+): Promise<MigratedStore> {
+  const schema = await freshSchema(tag);
+  await schemaBefore(schema, version, rows);
+  const store = await openPostgresStore({
+    url: schema.url,
+    migrationUrl: schema.migrationUrl,
+    poolSize: 2,
+    homeOrg: HOME_ORG,
+    logger: silentLogger(),
+  });
+  const app = new SQL(schema.url.replace(/\?schema=.*/, ""), { max: 1 });
+  return {
+    schema,
+    store,
+    scoped: (org, user, sql) =>
+      app.begin(async (tx) => {
+        await tx.unsafe(`SET LOCAL search_path = ${schema.schema}, public`);
+        await tx.unsafe("SELECT set_config('engram.org', $1, true), set_config('engram.user', $2, true)", [org, user]);
+        return tx.unsafe(sql);
+      }),
+    close: async () => {
+      await app.close();
+      await store.close();
+      await schema.drop();
+    },
+  };
 }

@@ -2,11 +2,8 @@
 // belong to, space registrations are keyed by organization, and row-level security gives an
 // organization's transaction only its own policies, registrations and enforcement runs (SPEC §8, §9).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { HOME_ORG } from "../../support/store";
-import { freshSchema, postgresSkip, schemaBefore, type TestSchema } from "../../support/postgres";
-import { openPostgresStore, type PostgresStore } from "~/store/postgres/postgres-store";
-import { silentLogger } from "~/shared/logger";
+import { migratedFrom, postgresSkip, type MigratedStore } from "../../support/postgres";
 
 const BEFORE = [
   "INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('bot', 'acme', 0)",
@@ -20,34 +17,14 @@ const BEFORE = [
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL governance keys by organization${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
-    let schema: TestSchema;
-    let store: PostgresStore;
-    let app: SQL;
+    let migrated: MigratedStore;
     beforeAll(async () => {
-      schema = await freshSchema("govkeys");
-      await schemaBefore(schema, 21, BEFORE);
-      store = await openPostgresStore({
-        url: schema.url,
-        migrationUrl: schema.migrationUrl,
-        poolSize: 2,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
-      app = new SQL(schema.url.replace(/\?schema=.*/, ""), { max: 1 });
+      migrated = await migratedFrom("govkeys", 21, BEFORE);
     }, 60_000);
-    afterAll(async () => {
-      await app?.close();
-      await store?.close();
-      await schema?.drop();
-    });
+    afterAll(() => migrated?.close());
 
     /** `sql` as the app's role, in a transaction scoped to organization `org` ('*': every one). */
-    const asOrg = (org: string, sql: string) =>
-      app.begin(async (tx) => {
-        await tx.unsafe(`SET LOCAL search_path = ${schema.schema}, public`);
-        await tx.unsafe("SELECT set_config('engram.org', $1, true), set_config('engram.user', '*', true)", [org]);
-        return tx.unsafe(sql);
-      });
+    const asOrg = (org: string, sql: string) => migrated.scoped(org, "*", sql);
 
     test("kept policies go to the organization they name, or their space's registered one, else the home one", async () => {
       expect([...(await asOrg("*", "SELECT id, org_id FROM governance_policies ORDER BY id"))]).toEqual([

@@ -2,11 +2,9 @@
 // change counters and API keys of two organizations' "carol" (same user id) — after it, a transaction
 // scoped to one organization sees and writes only that organization's rows (SPEC §9, a second wall).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { HOME_ORG } from "../../support/store";
-import { freshSchema, postgresSkip, schemaBefore, type TestSchema } from "../../support/postgres";
-import { openPostgresStore, type PostgresStore } from "~/store/postgres/postgres-store";
-import { silentLogger } from "~/shared/logger";
+import { migratedFrom, postgresSkip, type MigratedStore } from "../../support/postgres";
+import type { PostgresStore } from "~/store/postgres/postgres-store";
 import { newMemory } from "../../support/memory-rows";
 
 const TABLES = ["memory_vectors", "graph_entities", "graph_relationships", "graph_mentions", "deletion_requests"];
@@ -25,34 +23,15 @@ const rowsOf = (org: string, n: number) => [
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL row security by organization, the rest${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
-    let schema: TestSchema;
+    let migrated: MigratedStore;
     let store: PostgresStore;
-    let app: SQL;
     beforeAll(async () => {
-      schema = await freshSchema("rls");
-      await schemaBefore(schema, 19, [...rowsOf(HOME_ORG, 1), ...rowsOf("acme", 2)]);
-      store = await openPostgresStore({
-        url: schema.url,
-        migrationUrl: schema.migrationUrl,
-        poolSize: 2,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
-      app = new SQL(schema.url.replace(/\?schema=.*/, ""), { max: 1 });
+      migrated = await migratedFrom("rls", 19, [...rowsOf(HOME_ORG, 1), ...rowsOf("acme", 2)]);
+      store = migrated.store;
     }, 60_000);
-    afterAll(async () => {
-      await app?.close();
-      await store?.close();
-      await schema?.drop();
-    });
+    afterAll(() => migrated?.close());
 
-    /** `sql` as the app's role, in a transaction scoped to `org` and `user` ('*': every). */
-    const scoped = (org: string, user: string, sql: string) =>
-      app.begin(async (tx) => {
-        await tx.unsafe(`SET LOCAL search_path = ${schema.schema}, public`);
-        await tx.unsafe("SELECT set_config('engram.org', $1, true), set_config('engram.user', $2, true)", [org, user]);
-        return tx.unsafe(sql);
-      });
+    const scoped = (org: string, user: string, sql: string) => migrated.scoped(org, user, sql);
     const orgsIn = async (org: string, user: string, table: string) =>
       (await scoped(org, user, `SELECT DISTINCT org_id FROM ${table} ORDER BY 1`)).map(
         (r: { org_id: string }) => r.org_id,
