@@ -5,11 +5,12 @@
 //          [--concurrency=8] [--kinds=search,get,list,add] [--a-auth] [--b-auth] [--a-root=DIR] [--b-root=DIR]
 // Default: A without auth, B with --auth (a member key per user, every request audited, rate limit out of
 // reach), both from this tree. --a-root/--b-root serve from another checkout (e.g. before/after a change).
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 import { freePort } from "./smoke";
+import { cpuNs } from "./proc-cpu";
 import { AUTH_SERVER_FLAGS, bearer, createAdminKey, memberKeys } from "./bench-auth";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
@@ -56,17 +57,6 @@ async function start(root: string, store: string, flags: string[], profile = "")
     await Bun.sleep(5);
   }
   return { url, proc };
-}
-
-/** Nanoseconds of CPU the process has run, over all its threads (schedstat's first field). */
-function cpuNs(pid: number): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
-    } catch {} // a thread that ended meanwhile
-  }
-  return ns;
 }
 
 async function load(s: Server): Promise<[string, string][]> {

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
 import { freePort } from "./smoke";
+import { cpuNs } from "./proc-cpu";
 import { benchStore, type BenchStore } from "./bench-nodes";
 import { AUTH_SERVER_FLAGS, BENCH_RATE_LIMIT, bearer, createAdminKey, memberKeys } from "./bench-auth";
 
@@ -134,7 +135,12 @@ async function load(
 }
 
 let runs = 0;
+/**
+ * Drives one endpoint; also reports the servers' CPU per request (µs, every thread): on a machine shared
+ * with other work req/s moves with the neighbours, CPU per request much less.
+ */
 async function drive(urls: string[], kind: string, ids: [string, string][], concurrency = C) {
+  const cpuBefore = serverCpuNs();
   // The spec (with thousands of ids) goes through a file: it would not fit in argv.
   const specFile = join(dir, `spec-${kind}.json`);
   writeFileSync(
@@ -151,7 +157,7 @@ async function drive(urls: string[], kind: string, ids: [string, string][], conc
     }),
   );
   const p = Bun.spawn(["bun", join(ROOT, "scripts/bench-load.ts"), specFile], { stdout: "pipe", stderr: "inherit" });
-  return JSON.parse(await new Response(p.stdout).text()) as {
+  const r = JSON.parse(await new Response(p.stdout).text()) as {
     requests: number;
     errors: number;
     rps: number;
@@ -159,7 +165,10 @@ async function drive(urls: string[], kind: string, ids: [string, string][], conc
     p95: number;
     p99: number;
   };
+  return { ...r, cpu_us: (serverCpuNs() - cpuBefore) / 1000 / r.requests };
 }
+
+const serverCpuNs = () => serverProcs.reduce((ns, p) => ns + cpuNs(p.pid), 0);
 
 // The store (tens of MB) lives in a temp folder that goes when the bench ends: done, failed or interrupted.
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
@@ -211,7 +220,9 @@ try {
     const [lo, hi] = SEED_MS[kind]!;
     const endpoint = concurrency === C ? kind : `${kind} (concurrency ${concurrency})`;
     rows.push({ endpoint, concurrency, ...r, seed_ms: `${lo}–${hi}`, speedup_vs_seed_best: lo / r.p50 });
-    console.error(`${endpoint}: p50 ${r.p50.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`);
+    console.error(
+      `${endpoint}: p50 ${r.p50.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s, ${r.cpu_us.toFixed(0)} µs server CPU/req`,
+    );
   }
   // delete_all is timed on one user holding DELETE_ALL memories (BENCH.md: 10k), stored 100 per request;
   // three rounds (fill, delete), reported as the median: one round moves by ±2× on these machines.
@@ -288,11 +299,13 @@ try {
   console.log(
     `\n### ${N} memories, ${USERS} users, concurrency ${C}, ${result.search_mode}, ${STORE}${NODES > 1 ? ` × ${NODES} nodes` : ""}${AUTH ? `, auth on (a member key per user, every request audited, rate limit ${BENCH_RATE_LIMIT})` : ""}, ${result.target} @ ${result.commit}\n`,
   );
-  console.log("| endpoint | p50 ms | p95 ms | p99 ms | req/s | errors | seed p50 range | × faster than seed best |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log(
+    "| endpoint | p50 ms | p95 ms | p99 ms | req/s | server CPU µs/req | errors | seed p50 range | × faster than seed best |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of rows as any[])
     console.log(
-      `| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`,
+      `| ${r.endpoint} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.rps.toFixed(0)} | ${r.cpu_us.toFixed(0)} | ${r.errors} | ${r.seed_ms} ms | ${r.speedup_vs_seed_best.toFixed(1)}× |`,
     );
   console.log(
     `\ningest ${perSecond.toFixed(0)} memories/s · delete_all of ${count} memories ${f(deleteAllMs)} ms, median of ${rounds.map((r) => r.ms.toFixed(0)).join(" / ")} (seed 50–200 ms; vectors erased after ${f(erasedMs)} ms) · cold start ${f(server.coldStartMs)} ms (model ready ${f(server.readyMs)} ms) · RSS ${rssStart.toFixed(0)} → ${result.rss_mb.end.toFixed(0)} MB (private ${privateStart.toFixed(0)} → ${result.rss_private_mb.end.toFixed(0)} MB; the rest is mapped files: code and store pages) · store ${result.store_mb.toFixed(1)} MB`,
