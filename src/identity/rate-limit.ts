@@ -38,13 +38,20 @@ const FLUSH_MS = 100;
 interface View extends WindowCounts {
   start: number;
   at: number;
+  /** Hits of the window `start` counted here and not yet written. */
   pending: number;
+  /** Hits of the window before `start` counted here and not yet written (its view was carried into this window). */
+  carried: number;
 }
 
 /**
  * Far below its limit (under half of it, on counts at most FRESH_MS old) a bucket's hits are counted
  * here and written in batches; near it, every hit goes through the store, so processes sharing a store
- * agree where it matters. A request then costs no store write unless its bucket is busy.
+ * agree where it matters. A request then costs no store write unless its bucket is busy: a bucket this
+ * process already counts is brought up to date (every FRESH_MS, and into each next window) by a read.
+ * Writes are kept few because each commit makes every other connection to the store file — the search
+ * workers' — drop its page cache and memory map at its next read: a write per key and second took a
+ * fifth of the search throughput of a server with a key per user.
  */
 export class RateLimiter {
   /** The window this process last pruned before; old windows go once per window. */
@@ -76,19 +83,23 @@ export class RateLimiter {
   /** Writes the hits counted here to the store, every bucket in one transaction. */
   async flush(): Promise<void> {
     const owed = [...this.views.entries()]
-      .filter(([, v]) => v.pending > 0)
-      .map(([key, v]) => ({ key, v, n: v.pending }));
+      .filter(([, v]) => v.pending > 0 || v.carried > 0)
+      .map(([key, v]) => ({ key, v, n: v.pending, carried: v.carried }));
     if (owed.length === 0) return;
-    for (const o of owed) o.v.pending -= o.n;
+    for (const o of owed) (o.v.pending -= o.n), (o.v.carried -= o.carried);
     const w = this.rate.windowMs;
     const counts = await this.store.group(async (r) => {
-      const out: WindowCounts[] = [];
-      for (const o of owed) out.push(await r.rateLimits.hit(o.key, o.v.start, w, o.n));
+      const out: (WindowCounts | null)[] = [];
+      for (const o of owed) {
+        if (o.carried > 0) await r.rateLimits.hit(o.key, o.v.start - w, w, o.carried);
+        out.push(o.n > 0 ? await r.rateLimits.hit(o.key, o.v.start, w, o.n) : null);
+      }
       return out;
     }, EVERY_ROW);
     const now = this.now();
-    owed.forEach((o, i) => this.views.get(o.key) === o.v && Object.assign(o.v, counts[i], { at: now }));
-    for (const [key, v] of this.views) if (v.pending === 0 && now - v.start >= 2 * w) this.views.delete(key);
+    owed.forEach((o, i) => counts[i] && this.views.get(o.key) === o.v && Object.assign(o.v, counts[i], { at: now }));
+    for (const [key, v] of this.views)
+      if (v.pending === 0 && v.carried === 0 && now - v.start >= 2 * w) this.views.delete(key);
   }
 
   /** The verdict from this process's view of the bucket when it is fresh and far below the limit, else null. */
@@ -98,7 +109,14 @@ export class RateLimiter {
     const start = now - (now % w);
     const v = this.views.get(this.prefix + bucket);
     if (!v || v.start !== start || now - v.at >= FRESH_MS) return null;
-    if (estimate(v.current + v.pending + 1, v.previous, now - start, w) > this.rate.limit / 2) return null;
+    return this.farBelow(v, now, counting);
+  }
+
+  /** ALLOWED (the hit counted here, when counting) if `v` puts the bucket far below its limit; else null. */
+  private farBelow(v: View, now: number, counting: boolean): Verdict | null {
+    const w = this.rate.windowMs;
+    if (estimate(v.current + v.pending + 1, v.previous + v.carried, now - v.start, w) > this.rate.limit / 2)
+      return null;
     if (counting) v.pending++, this.scheduleFlush();
     return ALLOWED;
   }
@@ -108,6 +126,13 @@ export class RateLimiter {
     const w = this.rate.windowMs;
     const start = now - (now % w);
     const key = this.prefix + bucket;
+    const known = this.views.get(key);
+    // A bucket counted here before, in this window or the last, is read again; far below its limit its
+    // hit is then counted here too. A bucket new to this process, and the first of a window (it prunes), write.
+    if (known && known.start >= start - w && known.carried === 0 && this.pruned >= start) {
+      const verdict = this.farBelow(await this.refresh(key, start, now), now, counting);
+      if (verdict) return verdict;
+    }
     const { current, previous } = await this.sync(key, start, counting, now);
     const elapsed = now - start;
     const seen = counting ? current : current + 1;
@@ -115,24 +140,48 @@ export class RateLimiter {
     return { ok: false, retryAfter: retryAfterSeconds(this.rate, current, previous, elapsed) };
   }
 
+  /** The bucket's view with the store's counts read now, keeping the hits counted here and not yet written. */
+  private async refresh(key: string, start: number, now: number): Promise<View> {
+    const counts = await this.store.read((r) => r.rateLimits.peek(key, start, this.rate.windowMs), EVERY_ROW);
+    const latest = this.views.get(key);
+    if (latest && latest.start > start) return latest;
+    const v: View = { ...counts, start, at: now, ...this.owedInto(latest, start) };
+    this.views.set(key, v);
+    return v;
+  }
+
+  /** The hits of `v` not yet written, as the view of the window `start` keeps them (the last window's carried). */
+  private owedInto(v: View | undefined, start: number): Pick<View, "pending" | "carried"> {
+    if (v?.start === start) return { pending: v.pending, carried: v.carried };
+    return { pending: 0, carried: v?.start === start - this.rate.windowMs ? v.pending : 0 };
+  }
+
   /** The bucket's counts in the store, after writing its hits counted here (and this one, when counting). */
   private async sync(key: string, start: number, counting: boolean, now: number): Promise<WindowCounts> {
     const w = this.rate.windowMs;
     const v = this.views.get(key);
-    const owed = v?.pending ?? 0;
-    const owedStart = v?.start ?? start;
-    if (v) v.pending = 0;
+    const owed: [number, number][] = v
+      ? [
+          [v.start - w, v.carried],
+          [v.start, v.pending],
+        ]
+      : [];
+    if (v) (v.pending = 0), (v.carried = 0);
     const prune = this.pruned < start;
     this.pruned = start;
-    const here = (owedStart === start ? owed : 0) + (counting ? 1 : 0);
+    const here = owed.reduce((n, [at, hits]) => n + (at === start ? hits : 0), counting ? 1 : 0);
+    const earlier = owed.filter(([at, hits]) => at !== start && hits > 0);
     const body = async (r: Repos) => {
       if (prune) await r.rateLimits.prune(this.prefix, start - w);
-      if (owed > 0 && owedStart !== start) await r.rateLimits.hit(key, owedStart, w, owed);
+      for (const [at, hits] of earlier) await r.rateLimits.hit(key, at, w, hits);
       return here > 0 ? r.rateLimits.hit(key, start, w, here) : r.rateLimits.peek(key, start, w);
     };
     const counts =
-      here > 0 || prune || owed > 0 ? await this.store.group(body, EVERY_ROW) : await this.store.read(body, EVERY_ROW);
-    this.views.set(key, { ...counts, start, at: now, pending: this.views.get(key)?.pending ?? 0 });
+      here > 0 || prune || earlier.length
+        ? await this.store.group(body, EVERY_ROW)
+        : await this.store.read(body, EVERY_ROW);
+    // Hits counted here meanwhile stay owed.
+    this.views.set(key, { ...counts, start, at: now, ...this.owedInto(this.views.get(key), start) });
     return counts;
   }
 

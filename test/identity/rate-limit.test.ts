@@ -91,6 +91,49 @@ describe("RateLimiter", () => {
     expect(await store.read((r) => r.rateLimits.peek("rate:k", T0, MIN))).toEqual({ current: 2, previous: 0 });
   });
 
+  test("far below the limit, a bucket is brought up to date by a read, also into the next window: no write until the flush", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    // Every write transaction the limiter asks for (a commit makes other connections drop their caches).
+    const writes: string[] = [];
+    const counted = Object.assign(Object.create(store), {
+      group: ((fn) => (writes.push("group"), store.group(fn))) as typeof store.group,
+      write: ((fn) => (writes.push("write"), store.write(fn))) as typeof store.write,
+    });
+    let now = T0 + 1;
+    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", () => now);
+    expect(await rl.take("k")).toEqual({ ok: true }); // new to this process: written (and old windows pruned)
+    expect(writes).toEqual(["group"]);
+    now += 1_000; // the bucket's counts are a second old: read again
+    expect(await rl.take("k")).toEqual({ ok: true });
+    expect(rl.take("k")).toEqual({ ok: true });
+    now = T0 + MIN + 1; // the next window: the limiter's first bucket there prunes, the others are read
+    expect(await rl.take("other")).toEqual({ ok: true });
+    expect(writes).toEqual(["group", "group"]);
+    expect(await rl.take("k")).toEqual({ ok: true });
+    expect(writes).toEqual(["group", "group"]);
+    await rl.flush();
+    expect(writes).toEqual(["group", "group", "group"]);
+    // The two hits counted here in the first window went there, the one of the next window to it.
+    expect(await store.read((r) => r.rateLimits.peek("rate:k", T0 + MIN, MIN))).toEqual({ current: 1, previous: 3 });
+  });
+
+  test("a bucket read again near its limit writes each hit, as one never counted here", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    let now = T0 + 1;
+    const rl = new RateLimiter(store, { limit: 4, windowMs: MIN }, "rate:", () => now);
+    expect(await rl.take("k")).toEqual({ ok: true });
+    expect(rl.take("k")).toEqual({ ok: true });
+    // Another process counted two more meanwhile.
+    await store.write((tx) => tx.rateLimits.hit("rate:k", T0, MIN, 2));
+    now += 1_000;
+    const verdicts = [];
+    for (let i = 0; i < 2; i++) verdicts.push(await rl.take("k"));
+    expect(verdicts.map((v) => v.ok)).toEqual([false, false]);
+    expect(await store.read((r) => r.rateLimits.peek("rate:k", T0, MIN))).toEqual({ current: 6, previous: 0 });
+  });
+
   test("check counts nothing", async () => {
     const store = await openTestStore();
     stores.push(store);
