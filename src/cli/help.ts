@@ -25,6 +25,10 @@ export const COMMANDS: [string, string][] = [
     "keys",
     "create --org O --role admin|member|reader [--user U] [--agent A] [--name N] [--expires 90d] | list [--org O] | revoke ID: identity keys",
   ],
+  [
+    "enforce",
+    "[--org O]: run retention enforcement now, every organization under its own policies (or one); for a cron job",
+  ],
   ["version", "Print the version"],
 ];
 

@@ -14,6 +14,7 @@ import { doctor } from "./doctor";
 import { KEYS_USAGE, keysCommand, parseKeysArgs } from "./keys";
 import { MIGRATE_STORE_USAGE, migrateStoreCommand, parseMigrateStoreArgs } from "./migrate-store";
 import { models } from "./models";
+import { ENFORCE_USAGE, enforceCommand, parseEnforceArgs } from "./enforce";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -54,11 +55,20 @@ async function main(argv: string[]): Promise<number> {
     console.error(`engram keys: ${keys}\n${KEYS_USAGE}`);
     return EXIT.USAGE;
   }
+  const enforcing = command === "enforce" ? parseEnforceArgs(args) : null;
+  if (typeof enforcing === "string") {
+    console.error(`engram enforce: ${enforcing}\n${ENFORCE_USAGE}`);
+    return EXIT.USAGE;
+  }
   // `models pull <id>`: the words before the flags are the command's own.
   const words = command === "models" ? args.filter((a) => !a.startsWith("-")) : [];
   try {
     const argv =
-      imported?.rest ?? keys?.rest ?? migration?.rest ?? args.filter((a) => !switches.has(a) && !words.includes(a));
+      imported?.rest ??
+      keys?.rest ??
+      migration?.rest ??
+      enforcing?.rest ??
+      args.filter((a) => !switches.has(a) && !words.includes(a));
     const config = loadConfig({ argv, env: process.env });
     switch (command) {
       case "serve":
@@ -84,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
         return await keysCommand(config, keys!);
       case "models":
         return await models(config, words);
+      case "enforce":
+        return await enforceCommand(config, enforcing!);
       default:
         console.error(`engram: '${command}' is not yet available in this build`);
         return EXIT.USAGE;

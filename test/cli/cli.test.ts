@@ -53,7 +53,7 @@ describe("engram CLI", () => {
     expect(await run(["serv"])).toEqual({
       stdout: "",
       stderr:
-        "engram: unknown command 'serv' (commands: serve, mcp, build-model, models, reindex, check, repair, import, migrate-store, doctor, keys, version)\n",
+        "engram: unknown command 'serv' (commands: serve, mcp, build-model, models, reindex, check, repair, import, migrate-store, doctor, keys, enforce, version)\n",
       code: 2,
     });
   });
