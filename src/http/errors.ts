@@ -6,6 +6,7 @@ import { AppError, GovernanceValidationError, type AppErrorCode } from "~/shared
 import { describeValueError } from "~/shared/validate";
 import { newId } from "~/shared/ids";
 import type { Logger } from "~/shared/logger";
+import { pathOf } from "./request-url";
 
 export const STATUS: Record<AppErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -81,7 +82,7 @@ export function internalError(error: unknown, logger: Logger, request?: Request)
   logger.error("unhandled error", {
     request_id: requestId,
     method: request?.method,
-    path: request ? new URL(request.url).pathname : undefined,
+    path: request ? pathOf(request) : undefined,
     error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error),
   });
   return json(

@@ -12,6 +12,7 @@ import type { Principal } from "~/shared/principal";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
 import { readBodyText } from "./read-body";
+import { pathOf, queryOf } from "./request-url";
 import { clientAddressOf, copyClientAddress } from "./client-address";
 import type { RequestLimits } from "~/identity/request-limits";
 import type { RequestMetrics } from "./metrics";
@@ -74,7 +75,7 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
     const cors = corsFor(request);
     const refusal = refused.get(request);
     if (refusal) return errorResponse(refusal, refusal.code === "PAYLOAD_TOO_LARGE" ? { ...cors, ...CLOSE } : cors);
-    const path = new URL(request.url).pathname;
+    const path = pathOf(request);
     if (code === "NOT_FOUND") {
       const methods = allowed(path);
       if (methods.length && !methods.includes(request.method))
@@ -113,7 +114,7 @@ export function installPipeline(app: Elysia<any, any, any, any, any, any, any>, 
       Object.assign(set.headers, cors);
       if (request.method === "OPTIONS" && o.cors.enabled)
         return answer(request, new Response(null, { status: 204, headers: cors }));
-      const path = new URL(request.url).pathname;
+      const path = pathOf(request);
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > o.maxBodyBytes) return answer(request, errorResponse(tooLarge(), { ...cors, ...CLOSE }));
       const hasBody =
@@ -204,25 +205,26 @@ export function instrument(
     const res = await handle(request);
     const ms = performance.now() - t0;
     o.metrics.record(request.method, routeOf.get(request) ?? "(unmatched)", res.status, ms);
-    const url = new URL(request.url);
+    const path = pathOf(request);
+    const query = queryOf(request);
     const principal = principalOf(request);
     // The user the route's rule resolved; on a route without one (MCP), the user a bound key acts as.
-    const userId = targetUserOf(request) ?? principal?.userId ?? url.searchParams.get("user_id") ?? userOf.get(request);
+    const userId = targetUserOf(request) ?? principal?.userId ?? query?.get("user_id") ?? userOf.get(request);
     if (o.logger.enabled("debug"))
       o.logger.debug("request", {
         method: request.method,
-        path: url.pathname,
+        path,
         user: userId,
         status: res.status,
         ms: Number(ms.toFixed(2)),
       });
-    if (o.audit && !url.pathname.endsWith("/health"))
+    if (o.audit && !path.endsWith("/health"))
       o.audit({
         method: request.method,
-        path: url.pathname,
+        path,
         status: res.status,
         userId: userId ?? undefined,
-        memorySpaceId: url.searchParams.get("agent_id") ?? agentOf.get(request),
+        memorySpaceId: query?.get("agent_id") ?? agentOf.get(request),
         principal,
         route: routeOf.get(request),
         durationMs: ms,
