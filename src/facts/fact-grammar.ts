@@ -22,8 +22,17 @@ export interface Ctx {
 
 export interface FactPattern {
   re: RegExp;
+  /**
+   * Text every match of `re` contains one of, exactly as written there (the patterns ignore no case): a
+   * clause without any is not searched. A group's cue opens all its patterns, most of which need a verb
+   * the sentence lacks, and a search that finds nothing cost more than the whole cue lookup.
+   */
+  need?: readonly string[];
   build(g: Groups, x: Ctx): Claim[];
 }
+
+/** `need` of a pattern whose every match holds a digit (\d). */
+export const DIGITS = [..."0123456789"];
 
 /**
  * Patterns of one kind, tried only when the sentence has one of the cue's words or two-word phrases

@@ -67,12 +67,14 @@ export const PEOPLE: PatternGroup[] = [
         re: rx(
           "{SUBJ}{AUX}\\s+(?:left|quit|resigned\\s+from|(?:was|got)\\s+(?:laid\\s+off|let\\s+go|fired)\\s+from|lost\\s+(?:my|our)\\s+job\\s+(?:at|with))\\s+(?:the\\s+)?{VAL}",
         ),
+        need: ["left", "quit", "resigned", "laid", "let", "fired", "lost"],
         build: (g, x) => one(x.subject(g.subj), "employer", x.org(g.val), g.past ? "past" : "end"),
       },
       {
         re: rx(
           `{SUBJ}{AUX}\\s+(?:work|works|working)\\s+as\\s+(?:an?\\s+)?${TITLE}(?:\\s+(?:at|for)\\s+(?:the\\s+)?(?<org>{NAME}))?`,
         ),
+        need: ["work"],
         build: (g, x) => jobClaims(x.subject(g.subj), title(g.title), x.org(g.org), x.op(g)),
       },
       {
@@ -83,6 +85,7 @@ export const PEOPLE: PatternGroup[] = [
         re: rx(
           `{SUBJ}{AUX}\\s+(?:got|was|have\\s+been|been)\\s+promoted\\s+to\\s+(?:an?\\s+)?${TITLE}|{POSS}\\s+(?:new\\s+|current\\s+)?(?:job\\s+title|title|job|role|position)\\s+is\\s+(?:now\\s+)?(?:an?\\s+)?${TITLE}`,
         ),
+        need: ["promoted", "title", "job", "role", "position"],
         build: (g, x) => one(g.poss ? x.owner(g.poss) : x.subject(g.subj), "job_title", title(g.title), "set"),
       },
       {
@@ -91,14 +94,17 @@ export const PEOPLE: PatternGroup[] = [
             "{SUBJ}(?:\\s*['’]ve|\\s+have|\\s+has){ADV}\\s+worked\\s+(?:at|for)\\s+(?:the\\s+)?{VAL}|" +
             "{SUBJ}{AUX}\\s+(?:joined|started\\s+(?:a\\s+new\\s+job\\s+)?at|got\\s+(?:a\\s+(?:new\\s+)?)?job\\s+at|got\\s+hired\\s+(?:at|by)|was\\s+hired\\s+by)\\s+(?:the\\s+)?{VAL}",
         ),
+        need: ["work", "employed", "joined", "started", "job", "hired"],
         build: (g, x) => one(x.subject(g.subj), "employer", x.org(g.val), x.op(g)),
       },
       {
         re: rx("{POSS}\\s+(?:new\\s+|current\\s+)?(?:employer|company)\\s+is\\s+(?:now\\s+)?{VAL}"),
+        need: ["employer", "company"],
         build: (g, x) => one(x.owner(g.poss), "employer", x.org(g.val), "set"),
       },
       {
         re: rx("{SUBJ}{AUX}\\s+(?:work|works|working)\\s+in\\s+{VAL}"),
+        need: ["work"],
         build: (g, x) =>
           PLACES.has(x.name(g.val) ?? "") ? one(x.subject(g.subj), "work_location", x.name(g.val), x.op(g)) : [],
       },

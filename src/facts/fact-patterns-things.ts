@@ -2,7 +2,7 @@
 // languages (spoken and programming), schedules, trips, name, age and birthday.
 import { TECHNOLOGIES } from "~/graph/extract-lexicon";
 import { SELF_SUBJECT, type Claim } from "./fact-claims";
-import { cueWords, one, rx, type Ctx, type Groups, type PatternGroup } from "./fact-grammar";
+import { cueWords, DIGITS, one, rx, type Ctx, type Groups, type PatternGroup } from "./fact-grammar";
 
 const DIETS = "vegetarian|vegan|pescatarian|pescetarian|keto|paleo|omnivore|flexitarian|carnivore";
 const PHONE = "\\+?\\d[\\d\\s().-]{5,}\\d";
@@ -203,16 +203,19 @@ export const THINGS: PatternGroup[] = [
     patterns: [
       {
         re: rx("{POSS}\\s+(?:full\\s+|real\\s+|legal\\s+)?name\\s+is\\s+(?:now\\s+|actually\\s+)?{VAL}"),
+        need: ["name"],
         build: (g, x) => one(x.owner(g.poss), "name", x.name(g.val), "set"),
       },
       {
         re: rx(
           "{SUBJ}{BE}\\s+(?<val>\\d{1,3})(?:\\s+(?:years?|yrs?)(?:\\s+old)?)?(?=\\s*(?:[.,;!]|$|\\s+(?:now|and|but)\\b))|{SUBJ}{AUX}\\s+turned\\s+(?<val>\\d{1,3})\\b",
         ),
+        need: DIGITS,
         build: (g, x) => one(x.subject(g.subj), "age", g.val!, x.op(g)),
       },
       {
         re: rx(`{POSS}\\s+birthday\\s+is\\s+(?:on\\s+)?${WHEN}`),
+        need: ["birthday"],
         build: (g, x) => one(x.owner(g.poss), "birthday", when(g.val), "set"),
       },
     ],
@@ -235,6 +238,7 @@ export const THINGS: PatternGroup[] = [
         re: rx(
           `{SUBJ}{AUX}\\s+(?<thing>work\\s+from\\s+home|work\\s+remotely|go\\s+(?:in)?to\\s+(?:the\\s+)?[\\p{Ll}]+|have\\s+[\\p{Ll}]+(?:\\s+[\\p{Ll}]+)?|play\\s+[\\p{Ll}]+|attend\\s+[\\p{Ll}]+)\\s+(?:on|every)\\s+${WHEN}`,
         ),
+        need: ["work", "go", "have", "play", "attend"],
         build: (g, x) => scheduleClaim(x.subject(g.subj), g.thing, g.val, x.op(g)),
       },
     ],

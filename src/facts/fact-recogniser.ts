@@ -80,6 +80,7 @@ function clauseClaims(clause: string, groups: PatternGroup[], corrects: boolean)
   const x = context(clause, () => last);
   for (const { patterns } of groups)
     for (const p of patterns) {
+      if (p.need && !p.need.some((w) => clause.includes(w))) continue;
       p.re.lastIndex = 0;
       for (let m = p.re.exec(clause); m; m = p.re.exec(clause)) {
         const span: [number, number] = [m.index, m.index + m[0].length];

@@ -1,7 +1,11 @@
-// Which pattern groups a sentence opens (cuedGroups): its words are cut at whitespace by hand, and must be
-// cut exactly where split(/\s+/) cuts them, or a cue word glued to a space the regex knows goes unseen.
+// What spares a sentence the fact patterns: which pattern groups its words open (cuedGroups: words cut at
+// whitespace by hand, exactly where split(/\s+/) cuts them), and the text a pattern's matches need.
 import { describe, expect, test } from "bun:test";
 import { cuedGroups, cueIndex, type PatternGroup } from "~/facts/fact-grammar";
+import { PEOPLE } from "~/facts/fact-patterns-people";
+import { THINGS } from "~/facts/fact-patterns-things";
+import { recogniseClaims } from "~/facts/fact-recogniser";
+import { FACT_CASES } from "./fixtures/fact-updates";
 
 const GROUPS: PatternGroup[] = [
   { cue: ["live in"], patterns: [] },
@@ -33,5 +37,53 @@ describe("the words a sentence's cue lookup sees", () => {
     expect(opened("(Manager), “dog’s” Live in.")).toEqual(["live in", "manager", "dog"]);
     expect(opened("")).toEqual([]);
     expect(opened("   ")).toEqual([]);
+  });
+});
+
+describe("a pattern's needed text", () => {
+  const needing = [...PEOPLE, ...THINGS].flatMap((g) => g.patterns).filter((p) => p.need);
+  const sentences = FACT_CASES.flatMap((c) => c.memories);
+
+  test("every match of a pattern in the known-answer memories holds one of its needed texts", () => {
+    let matches = 0;
+    for (const p of needing)
+      for (const text of sentences)
+        for (const m of text.matchAll(new RegExp(p.re.source, p.re.flags))) {
+          matches++;
+          expect({
+            pattern: p.re.source.slice(-60),
+            match: m[0],
+            holds: p.need!.some((w) => m[0].includes(w)),
+          }).toEqual({
+            pattern: p.re.source.slice(-60),
+            match: m[0],
+            holds: true,
+          });
+        }
+    expect(matches).toBeGreaterThan(40);
+  });
+
+  test("a clause the group's cue opened but without the needed text is not searched", () => {
+    // The employer pattern needs "work", "employed", "joined", "started", "job" or "hired"; "company"
+    // opens its group. Its expression is swapped for one that counts its searches.
+    const employer = PEOPLE.flatMap((g) => g.patterns).find((p) => p.need?.includes("employed"))!;
+    const original = employer.re;
+    let searches = 0;
+    employer.re = new (class extends RegExp {
+      override exec(s: string) {
+        searches++;
+        return super.exec(s);
+      }
+    })(original.source, original.flags);
+    try {
+      expect(recogniseClaims("Our company is growing fast.")).toEqual([]);
+      expect(searches).toBe(0);
+      expect(recogniseClaims("I work for Acme, a company in Oslo.")).toEqual([
+        { subject: "user", attribute: "employer", value: "Acme", op: "set" },
+      ]);
+      expect(searches).toBeGreaterThan(0);
+    } finally {
+      employer.re = original;
+    }
   });
 });
