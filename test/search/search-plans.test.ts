@@ -34,12 +34,12 @@ const plan = (sql: string) => queryPlan(dbOf(t), sql);
  */
 function walks(sql: string): string[] {
   if (/ORDER BY created_at DESC[^)]*LIMIT \?$/.test(sql.trim())) return [];
-  // An existence probe ("has the user any superseded memory?") reads one row at most.
-  if (/LIMIT 1$/.test(sql.trim())) return [];
   return plan(sql).filter(
     (d) =>
-      /^SCAN (memories|m|a|n)\b/.test(d) ||
-      /USING (COVERING )?INDEX \w+ \(user_id=\?( AND agent_id=\?)?( AND expires_at>\?)?\)$/.test(d),
+      // A partial index of the user's superseded memories only: the existence probe reads one entry of it.
+      !d.includes("INDEX memories_superseded_of_user ") &&
+      (/^SCAN (memories|m|a|n)\b/.test(d) ||
+        /USING (COVERING )?INDEX \w+ \((org_id=\? AND )?user_id=\?( AND agent_id=\?)?( AND expires_at>\?)?\)$/.test(d)),
   );
 }
 

@@ -238,12 +238,13 @@ export class SqliteMemoryRepo implements MemoryRepo {
     this.db.query("UPDATE memories SET text_key = ? WHERE rowid = ?").run(key, rowid);
   }
 
+  /** Each memory looked up by its successor's id (SQLite otherwise walked all the user's superseded memories per id). */
   async supersedes(o: Owner, ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
     const rows = this.db
       .query<{ by: string; id: string }, [string, string, string]>(
-        `SELECT m.superseded_by AS by, m.id FROM json_each(?) j CROSS JOIN memories m ON m.superseded_by = j.value
+        `SELECT m.superseded_by AS by, m.id FROM json_each(?) j CROSS JOIN memories m INDEXED BY memories_by_successor ON m.superseded_by = j.value
          WHERE m.org_id = ? AND m.user_id = ? ORDER BY m.created_at DESC, m.rowid DESC`,
       )
       .all(JSON.stringify(ids), o.org, o.userId);

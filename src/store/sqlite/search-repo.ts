@@ -172,7 +172,12 @@ export class SqliteSearchRepo implements SearchRepo {
   }
 }
 
-const HAS_SUPERSEDED = "SELECT 1 FROM memories WHERE org_id = ? AND user_id = ? AND superseded_by IS NOT NULL LIMIT 1";
+/**
+ * Named, because SQLite chose the covering index by scope instead (it holds superseded_by too) and read
+ * every entry of a user who has no superseded memory: 170 µs a search at 1k memories a user, against 7.
+ */
+const HAS_SUPERSEDED =
+  "SELECT 1 FROM memories INDEXED BY memories_superseded_of_user WHERE org_id = ? AND user_id = ? AND superseded_by IS NOT NULL LIMIT 1";
 
 /** From each superseded candidate along superseded_by to the memory that is current (depth-bounded against a cycle); 0 when that one is not visible. */
 const SUCCESSORS_SQL = (where: string) =>
