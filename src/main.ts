@@ -131,7 +131,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
   const spaces = new SpacesService({ store, clock, memory, caches, graph, floor });
   const shared = new SharedMemory(memory, spaces);
-  const keys = new KeysService(store, clock, logger, config.orgId);
+  const keys = new KeysService(store, clock, logger);
   const limits = new RequestLimits(store, config.rateLimit);
   const tokens = oidcVerifierOf(config);
   const audit = new RequestAudit(store, clock, () => governance.audit.flush());
@@ -173,10 +173,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
 function oidcVerifierOf(config: Config): OidcVerifier | undefined {
   const { issuer, org, defaultRole, ...rest } = config.oidc;
   if (!issuer) return undefined;
-  return new OidcVerifier(
-    { issuer, ...rest, ...(org ? { org } : {}), ...(defaultRole ? { defaultRole } : {}) },
-    { homeOrg: config.orgId },
-  );
+  return new OidcVerifier({ issuer, ...rest, ...(org ? { org } : {}), ...(defaultRole ? { defaultRole } : {}) });
 }
 
 /** The first call runs `fn`; every call, the first's included, gets its promise. */
@@ -192,7 +189,7 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export async function openKeys(config: Config): Promise<{ keys: KeysService; close(): Promise<void> }> {
   const logger = loggerFor(config);
   const store = await openStore(config, logger);
-  const keys = new KeysService(store, systemClock, logger, config.orgId);
+  const keys = new KeysService(store, systemClock, logger);
   return {
     keys,
     close: async () => {

@@ -40,16 +40,11 @@ export class KeysService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    /** Until every stored row carries its organization, keys serve the store's own organization only. */
-    private readonly homeOrg: string,
   ) {}
 
+  /** A key of `org`, any organization (SPEC §8: the operator's CLI names it; an admin's route, its own). */
   async create(org: string, input: CreateKeyInput): Promise<CreateKeyResponse> {
-    if (org !== this.homeOrg)
-      throw validationError(
-        "org",
-        `this store serves one organization ('${this.homeOrg}', ENGRAM_ORG_ID) until organization isolation lands`,
-      );
+    if (!org.trim() || org.length > 256) throw validationError("org", "org must be 1–256 characters");
     if (!isRole(input.role)) throw validationError("role", "role must be one of admin, member, reader");
     if (input.role !== "admin" && input.user_id === undefined)
       throw validationError("user_id", `a ${input.role} key acts as one user: give user_id`);
@@ -112,7 +107,7 @@ export class KeysService {
   }
 
   private check(id: string, secret: string, row: KeyRow | null): KeyCheck {
-    if (!row || row.org_id !== this.homeOrg || !this.secretOk(id, secret, row.secret_hash)) return UNKNOWN;
+    if (!row || !this.secretOk(id, secret, row.secret_hash)) return UNKNOWN;
     if (row.revoked_at !== null) return REVOKED;
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now) return EXPIRED;

@@ -25,11 +25,6 @@ export interface OidcOptions {
   jwksCooldownMs?: number;
   /** Shortest time between two discovery attempts after one failed. */
   retryMs?: number;
-  /**
-   * The one organization the store serves (ENGRAM_ORG_ID): until organization isolation lands
-   * (issue 18 item 3), a token of any other organization is refused, as identity keys are.
-   */
-  homeOrg?: string;
   now?: () => number;
 }
 
@@ -96,9 +91,6 @@ export class OidcVerifier {
     const s = this.settings;
     const org = claimText(claims, s.orgClaim) ?? s.org;
     if (org === undefined) throw unauthorized(`token has no '${s.orgClaim}' claim naming an organization`);
-    const home = this.options.homeOrg;
-    if (home !== undefined && org !== home)
-      throw new AppError("FORBIDDEN", `this store serves one organization ('${home}'); the token's is '${org}'`);
     const user = claimText(claims, s.userClaim);
     if (user === undefined) throw unauthorized(`token has no '${s.userClaim}' claim naming a user`);
     const role = roleOf(claimAt(claims, s.roleClaim)) ?? s.defaultRole;

@@ -52,6 +52,33 @@ describe("engram keys", () => {
     expect(await runCli(["keys", "revoke", id, store])).toMatchObject({ code: 1 });
   });
 
+  test("a second organization's first admin key works on the running server, in that organization only", async () => {
+    const store = `--store-url=${join(tempDir(), "two.db")}`;
+    const home = (await runCli(["keys", "create", "--org", "default", "--role", "admin", store])).stdout.trim();
+    const server = await spawnServer(["--auth", store, "--embedding-model=none"]);
+    servers.push(server);
+    const created = await runCli(["keys", "create", "--org", "acme", "--role", "admin", "--name", "acme-ops", store]);
+    expect(created.code).toBe(0);
+    const acme = created.stdout.trim();
+    const call = (key: string, method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const member = await call(acme, "POST", "/admin/keys", { role: "member", user_id: "alice" });
+    expect([member.status, member.body.org, member.body.role]).toEqual([200, "acme", "member"]);
+    const orgsSeen = async (key: string) => [
+      ...new Set((await call(key, "GET", "/admin/keys")).body.keys.map((k: { org: string }) => k.org)),
+    ];
+    expect(await orgsSeen(acme)).toEqual(["acme"]);
+    expect(await orgsSeen(home)).toEqual(["default"]);
+    const homeId = home.slice(4, 20);
+    expect((await call(acme, "DELETE", `/admin/keys/${homeId}`)).status).toBe(404);
+    expect((await call(home, "GET", "/admin/keys")).status).toBe(200);
+    expect((await call(acme, "GET", "/metrics")).status).toBe(403);
+  });
+
   test("bad arguments exit 2 with the usage", async () => {
     for (const args of [
       ["keys"],

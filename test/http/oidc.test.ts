@@ -81,14 +81,19 @@ describe("tokens from the issuer", () => {
     expect(listed.body.keys.map((k: { id: string }) => k.id)).toEqual([created.body.id]);
   });
 
-  test("a token of another organization is 403 while the store serves one organization", async () => {
-    const r = await t.get("/list_memories", bearer(await issuer.token("svc-acme")));
-    expect(r.status).toBe(403);
-    expect(r.body).toEqual({
+  test("a token of another organization acts in its own: none of this organization's memories or keys", async () => {
+    const added = await t.post("/add_memories", { user_id: "zed", memory: "Zed's locker code is 4411" }, SHARED);
+    expect(added.status).toBe(200);
+    const acme = bearer(await issuer.token("svc-acme"));
+    const listed = await t.get("/list_memories?user_id=zed", acme);
+    expect([listed.status, listed.body.results, listed.body.total]).toEqual([200, [], 0]);
+    const id = added.body.memory_ids[0];
+    expect((await t.get(`/get_memory?user_id=zed&memory_id=${id}`, acme)).body).toEqual({
       success: false,
-      error: "this store serves one organization ('default'); the token's is 'acme'",
-      code: "FORBIDDEN",
+      error: `memory '${id}' not found`,
+      code: "NOT_FOUND",
     });
+    expect((await t.get("/admin/keys", acme)).body).toEqual({ success: true, keys: [] });
   });
 
   test("a reader's token reads but does not write", async () => {
