@@ -1,8 +1,10 @@
 // The authorization matrix of SPEC §8: every route of the app's real route table (the /v1 twins
 // included) × every kind of caller, each on a fresh store with the same fixture, asserting the exact
 // status. An allowed call must answer what the server's own shared key gets for the same request; a
-// refused one exactly 401 or 403. A route without an access rule, or without a sample request here,
-// fails the test by name.
+// refused one exactly 401 or 403. An admin key of another organization must get what an admin gets on a
+// store without this organization's data (another organization's ids are 404, its listings empty), or
+// 404 where the request names this organization. A route without an access rule, or without a sample
+// request here, fails the test by name.
 import { afterAll, describe, expect, test } from "bun:test";
 import { buildTestApp, sqliteOnly, type TestApp } from "../support/app";
 import { accessOf } from "~/http/access";
@@ -15,13 +17,20 @@ const SHARED = "shared-secret";
 const ORG = "default";
 const ALICE = "alice";
 const AGENT = "cursor";
+const OTHER_ORG = "acme";
+/** Routes whose sample names the fixture's organization (organizationId): another organization's admin gets 404. */
+const NAMES_ORG = new Set<string>([]);
 
 /** Who calls: the key each uses, made in every fresh store by `keysOf`. */
-const CALLERS = ["admin", "member", "member+agent", "reader", "revoked", "none"] as const;
+const CALLERS = ["admin", "member", "member+agent", "reader", "other-org", "revoked", "none"] as const;
 type Caller = (typeof CALLERS)[number];
 
-async function freshApp(): Promise<{ t: TestApp; fixture: Fixture; keys: Record<Caller | "shared", string | null> }> {
-  const t = await buildTestApp({ options: { auth: { enabled: true, apiKey: SHARED } } });
+type App = { t: TestApp; fixture: Fixture; keys: Record<Caller | "shared", string | null> };
+
+const authApp = () => buildTestApp({ options: { auth: { enabled: true, apiKey: SHARED } } });
+
+async function freshApp(): Promise<App> {
+  const t = await authApp();
   const s = t.services;
   const as = userScopeOf(ORG, ALICE);
   const added = await s.memory.add(as, { agent_id: AGENT, memory: "Alice prefers dark mode" });
@@ -45,6 +54,7 @@ async function freshApp(): Promise<{ t: TestApp; fixture: Fixture; keys: Record<
     member: (await key({ role: "member", user_id: ALICE })).key,
     "member+agent": (await key({ role: "member", user_id: ALICE, agent_id: AGENT })).key,
     reader: (await key({ role: "reader", user_id: ALICE })).key,
+    "other-org": (await s.keys.create(OTHER_ORG, { role: "admin" })).key,
     revoked: revoked.key,
     none: null,
   };
@@ -73,9 +83,10 @@ async function send(t: TestApp, key: string | null, route: string, method: strin
  * What a caller must get: `baseline` is what the shared key (an admin of the organization) got for the
  * same request. Only member, member+agent and reader keys are bound to a user, only member+agent to an agent.
  */
-function expected(rule: Access, caller: Caller, baseline: number, variant: Variant): number {
+function expected(rule: Access, caller: Caller, baseline: number, variant: Variant, empty: number): number {
   if (rule.kind === "public") return baseline;
   if (caller === "none" || caller === "revoked") return 401;
+  if (caller === "other-org") return rule.kind === "operator" ? 403 : empty;
   const otherUser = variant === "other-user" && caller !== "admin";
   const otherAgent = variant === "other-agent" && caller === "member+agent";
   switch (rule.kind) {
@@ -154,15 +165,23 @@ describe.skipIf(skipOnPostgres)("access matrix (SPEC §8)", () => {
         const sample = variants(sampleOf(cell.fixture)).find(([v]) => v === variant)![1];
         return send(cell.t, cell.keys[who], prefix, r.method, sample);
       };
+      // What an admin gets on a store without the fixture's data, for the same request (another organization's view).
+      const emptyFor = async (variant: Variant) => {
+        const t = await authApp();
+        apps.push(t);
+        const sample = variants(sampleOf(base.fixture)).find(([v]) => v === variant)![1];
+        return send(t, SHARED, prefix, r.method, sample);
+      };
       const got: Record<string, number> = {};
       const want: Record<string, number> = {};
       for (const [variant] of variants(sampleOf(base.fixture))) {
         const baseline = await call("shared", variant);
         expect(baseline).not.toBeOneOf([401, 403, 500]);
+        const empty = NAMES_ORG.has(sampleKey(r)) ? 404 : await emptyFor(variant);
         for (const caller of CALLERS) {
           const name = `${caller} ${variant}`;
           got[name] = await call(caller, variant);
-          want[name] = expected(rule, caller, baseline, variant);
+          want[name] = expected(rule, caller, baseline, variant, empty);
           cells.push(`${r.method} ${r.path} ${name}`);
         }
       }
