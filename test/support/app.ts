@@ -21,7 +21,7 @@ export function sqliteOnly(reason: string): boolean {
 }
 
 /** Store settings for a fresh test store of the engine under test, and how to drop it afterwards. */
-async function testStoreOptions(): Promise<{ options: ServerOptions; schema: TestSchema | null }> {
+export async function testStoreOptions(): Promise<{ options: ServerOptions; schema: TestSchema | null }> {
   if (TEST_STORE === "sqlite") return { options: { storeUrl: "sqlite::memory:" }, schema: null };
   const schema = await freshSchema("app");
   return { options: { storeUrl: schema.url, storeMigrationUrl: schema.migrationUrl, storePoolSize: 2 }, schema };
