@@ -1,13 +1,10 @@
 // PostgreSQL migration 20 (layer organization keys) on a store the release before it made: immutable
 // records, their versions and mutable keys stay with their organization, and another organization may
 // then hold the same keys (SQLite: migrate.test.ts, migration 28).
-import { afterAll, describe, expect, test } from "bun:test";
-import { freshSchema, postgresSkip, schemaBefore, type TestSchema } from "../../support/postgres";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
+import { describe, expect, test } from "bun:test";
+import { migratedFrom, postgresSkip } from "../../support/postgres";
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
 import { orgWide } from "~/shared/store-scope";
-import { silentLogger } from "~/shared/logger";
-import { HOME_ORG } from "../../support/store";
 
 const VERSION = PG_MIGRATIONS.find((m) => m.name === "layer organization keys")!.version;
 
@@ -23,22 +20,8 @@ const ROWS: string[] = [
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL layer organization keys migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
-    const schemas: TestSchema[] = [];
-    afterAll(async () => {
-      for (const s of schemas) await s.drop();
-    });
-
     test("a store made before it keeps its records and keys, and another organization writes the same ones beside them", async () => {
-      const s = await freshSchema("layerkeys");
-      schemas.push(s);
-      await schemaBefore(s, VERSION, ROWS);
-      const store = await openPostgresStore({
-        url: s.url,
-        migrationUrl: s.migrationUrl,
-        poolSize: 1,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
+      const { store, close } = await migratedFrom("layerkeys", VERSION, ROWS);
       try {
         const put = { type: "doc", id: "d1", userId: null, data: '"g1"', metadata: "{}", now: 5, retainUntil: null };
         expect(await store.write((tx) => tx.immutable.put({ ...put, orgId: "globex" }), orgWide("globex"))).toBe(1);
@@ -64,7 +47,7 @@ describe.skipIf(!!postgresSkip)(
         expect(await read("acme")).toEqual({ versions: ['"g1"', '"v2"', '"v1"'], value: "1" });
         expect(await read("globex")).toEqual({ versions: ['"g1"'], value: "2" });
       } finally {
-        await store.close();
+        await close();
       }
     }, 60_000);
   },
