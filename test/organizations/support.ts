@@ -11,6 +11,7 @@ import { testStoreOptions } from "../support/app";
 import { LetterEmbedder } from "../support/embedders";
 import { AUDIENCE, startIssuer, type TestIssuer } from "../support/oidc-issuer";
 import { connect } from "../mcp/support";
+import { getTemplate } from "~/governance/templates";
 
 export interface Reply {
   status: number;
@@ -147,6 +148,7 @@ async function fixtureOfA(a: { admin: Caller; alice: Caller }): Promise<TwoOrgs[
   const spaceMemory = ok(
     await a.alice.post("/add_memories", { space_id: "team", memory: "The team's hive inspection is on Fridays" }),
   ).memory_ids[0];
+  ok(await a.admin.post("/governance/policies", { ...getTemplate("GDPR"), organizationId: "default" }));
   ok(await a.admin.call("PUT", "/immutable/kb/hives", { data: { title: "Hive care" }, user_id: "alice" }));
   ok(await a.admin.call("PUT", "/mutable/prefs/theme", { value: "amber", user_id: "alice" }));
   // Expired already: A's enforcement deletes it, which A's governance stats then count.

@@ -5,6 +5,7 @@
 // A real server on a real port, on the store under test (ENGRAM_TEST_STORE=postgres for PostgreSQL).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bodyOf, errorOf } from "../mcp/support";
+import { getTemplate } from "~/governance/templates";
 import { twoOrgs, type TwoOrgs } from "./support";
 
 let o: TwoOrgs;
@@ -231,6 +232,25 @@ describe("two organizations on one server", () => {
     const deleted = async (who: typeof o.a.admin) => (await who.get("/governance/stats?period=30d")).body.mutable;
     expect(await deleted(o.b.admin)).toEqual({ keysDeleted: 0 });
     expect(await deleted(o.a.admin)).toEqual({ keysDeleted: 1 });
+  });
+
+  test("B's admin naming A's organization in governance gets 404, and A's policy stays as it was", async () => {
+    const b = o.b.admin;
+    const before = await o.a.admin.get("/governance/policies?organizationId=default");
+    expect(before.status).toBe(200);
+    const other = { success: false, error: "organization 'default' not found", code: "NOT_FOUND" };
+    const period = { start: "2000-01-01T00:00:00Z", end: "2100-01-01T00:00:00Z" };
+    for (const [method, path, body] of [
+      ["POST", "/governance/policies", { ...getTemplate("SOC2"), organizationId: "default" }],
+      ["GET", "/governance/policies?organizationId=default", undefined],
+      ["DELETE", "/governance/policies?organizationId=default", undefined],
+      ["POST", "/governance/enforce", { scope: { organizationId: "default" } }],
+      ["POST", "/governance/simulate", { organizationId: "default", vector: { retention: { defaultVersions: 1 } } }],
+      ["POST", "/governance/compliance-report", { organizationId: "default", period }],
+      ["GET", "/governance/audit?organizationId=default", undefined],
+    ] as const)
+      expect([method, path, await b.call(method, path, body)]).toEqual([method, path, { status: 404, body: other }]);
+    expect(await o.a.admin.get("/governance/policies?organizationId=default")).toEqual(before);
   });
 
   test("server statistics stay with A (the home organization): B's admin gets 403 on /metrics", async () => {
