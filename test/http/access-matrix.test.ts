@@ -19,7 +19,14 @@ const ALICE = "alice";
 const AGENT = "cursor";
 const OTHER_ORG = "acme";
 /** Routes whose sample names the fixture's organization (organizationId): another organization's admin gets 404. */
-const NAMES_ORG = new Set<string>([]);
+const NAMES_ORG = new Set([
+  "POST /governance/policies",
+  "GET /governance/policies",
+  "DELETE /governance/policies",
+  "POST /governance/enforce",
+  "POST /governance/simulate",
+  "POST /governance/compliance-report",
+]);
 
 /** Who calls: the key each uses, made in every fresh store by `keysOf`. */
 const CALLERS = ["admin", "member", "member+agent", "reader", "other-org", "revoked", "none"] as const;
