@@ -134,6 +134,18 @@ export class PolicyService implements WriteGate, RetentionFloor {
     return { org, policy: (await this.orgEffective(org)).policy };
   }
 
+  /**
+   * auditScope's answer when it is at hand: the organization's policy cached and no other process's
+   * change to follow; else undefined (ask auditScope). Every request's audit check, without a promise.
+   */
+  auditScopeNow(callerOrg: string | undefined): { org: string; policy: PolicyRules } | undefined {
+    this.followExternal();
+    const org = callerOrg ?? this.defaultOrg;
+    const hit = this.cache.get(JSON.stringify([org, "organization", org]));
+    if (!hit || Date.now() - hit.at >= CACHE_MS) return undefined;
+    return { org, policy: this.merged(JSON.stringify([org]), hit.value as GovernancePolicyPatch | null, null) };
+  }
+
   private async orgEffective(org: string, r?: Repos): Promise<Effective> {
     const own = await this.stored(org, "organization", org, r);
     return { policy: this.merged(JSON.stringify([org]), own, null), explicit: own !== null };

@@ -100,6 +100,42 @@ describe("audit log", () => {
     expect((await audit()).map((e) => e.path)).toEqual(["/list_memories"]);
   });
 
+  test("a call whose organization's policy is cached is decided at once, with no policy lookup to wait for", async () => {
+    const policies = t.services.governance.policies;
+    const lookup = policies.auditScope.bind(policies);
+    let lookups = 0;
+    policies.auditScope = (org) => (lookups++, lookup(org));
+    try {
+      await t.get("/list_memories?user_id=u"); // the first call reads the policy into the cache
+      const first = lookups;
+      await t.get("/list_memories?user_id=v");
+      await t.post("/add_memories", { user_id: "v", agent_id: "bot", memory: "hello" });
+      expect([first, lookups]).toEqual([1, 1]);
+      expect((await audit()).map((e) => [e.path, e.user_id])).toEqual([
+        ["/list_memories", "u"],
+        ["/list_memories", "v"],
+        ["/add_memories", "v"],
+      ]);
+    } finally {
+      policies.auditScope = lookup;
+    }
+  });
+
+  test("a call after the policy turned logging off is not recorded, though the old policy was cached at once", async () => {
+    await t.get("/list_memories?user_id=u");
+    await t.get("/list_memories?user_id=u");
+    await setPolicy(t, orgPolicy("GDPR", ["compliance.auditLogging", false]));
+    await t.get("/list_memories?user_id=u");
+    await setPolicy(t, orgPolicy("GDPR", ["compliance.auditLogging", true]));
+    await t.get("/get_memory?memory_id=nope&user_id=u");
+    expect((await audit()).map((e) => e.path)).toEqual([
+      "/list_memories",
+      "/list_memories",
+      "/governance/policies",
+      "/get_memory",
+    ]);
+  });
+
   test("a bad window is a 400 naming the parameter", async () => {
     for (const [query, field] of [
       ["?from=yesterday", "from"],
