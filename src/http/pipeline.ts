@@ -12,7 +12,7 @@ import type { Principal } from "~/shared/principal";
 import { corsHeaders, makeOriginCheck } from "./cors";
 import { jsonShapeProblem } from "./json-limits";
 import { readBodyText } from "./read-body";
-import { pathOf, queryOf } from "./request-url";
+import { pathOf, queryParam } from "./request-url";
 import { clientAddressOf, copyClientAddress } from "./client-address";
 import type { RequestLimits } from "~/identity/request-limits";
 import type { RequestMetrics } from "./metrics";
@@ -206,10 +206,9 @@ export function instrument(
     const ms = performance.now() - t0;
     o.metrics.record(request.method, routeOf.get(request) ?? "(unmatched)", res.status, ms);
     const path = pathOf(request);
-    const query = queryOf(request);
     const principal = principalOf(request);
     // The user the route's rule resolved; on a route without one (MCP), the user a bound key acts as.
-    const userId = targetUserOf(request) ?? principal?.userId ?? query?.get("user_id") ?? userOf.get(request);
+    const userId = targetUserOf(request) ?? principal?.userId ?? queryParam(request, "user_id") ?? userOf.get(request);
     if (o.logger.enabled("debug"))
       o.logger.debug("request", {
         method: request.method,
@@ -224,7 +223,7 @@ export function instrument(
         path,
         status: res.status,
         userId: userId ?? undefined,
-        memorySpaceId: query?.get("agent_id") ?? agentOf.get(request),
+        memorySpaceId: queryParam(request, "agent_id") ?? agentOf.get(request),
         principal,
         route: routeOf.get(request),
         durationMs: ms,

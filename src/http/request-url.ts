@@ -13,12 +13,19 @@ export function pathOf(request: Request): string {
   return url.slice(start, endOfPath(url, start));
 }
 
-/** A request's URL.searchParams, or null when its URL has no query. */
-export function queryOf(request: Request): URLSearchParams | null {
+/**
+ * `URL.searchParams.get(key)` of a request's URL. The query is parsed only when it may hold the key,
+ * written out or percent-escaped: most requests name no agent_id, and the parse was 2% of a get.
+ */
+export function queryParam(request: Request, key: string): string | null {
   const url = request.url;
   const start = url.indexOf("/", url.indexOf("://") + 3);
   const end = start < 0 ? -1 : endOfPath(url, start);
-  return end < 0 || url.charCodeAt(end) !== QUESTION ? null : new URLSearchParams(url.slice(end, fragmentAt(url, end)));
+  if (end < 0 || url.charCodeAt(end) !== QUESTION) return null;
+  const query = url.slice(end, fragmentAt(url, end));
+  // Spaces are written "+"; anything else a query escapes is written with "%".
+  if (!query.includes("%") && !query.includes(key.replaceAll(" ", "+"))) return null;
+  return new URLSearchParams(query).get(key);
 }
 
 const QUESTION = 63;

@@ -1,7 +1,7 @@
-// pathOf and queryOf read a request's path and query from its URL text: they must answer what
+// pathOf and queryParam read a request's path and query from its URL text: they must answer what
 // URL.pathname and URL.searchParams answer for every URL a request can carry.
 import { describe, expect, test } from "bun:test";
-import { pathOf, queryOf } from "~/http/request-url";
+import { pathOf, queryParam } from "~/http/request-url";
 
 const URLS = [
   "http://127.0.0.1:3000/health",
@@ -20,6 +20,10 @@ const URLS = [
   "http://[::1]:3000/mcp?agent_id=a+b",
   "https://db/x?agent_id=",
   "HTTP://LOCALHOST/Upper?User_Id=1&user_id=2",
+  "http://localhost/p?user%5Fid=escaped&agent%5fid=too",
+  "http://localhost/p?agent+id=spaced&xagent_id=prefixed&agent_idx=suffixed",
+  "http://localhost/p?agent_id=%ZZbad%E2%82&user_id=%",
+  "http://localhost/p?&&agent_id&user_id=",
 ];
 
 describe("a request's path and query without a second URL parse", () => {
@@ -28,14 +32,29 @@ describe("a request's path and query without a second URL parse", () => {
       const request = new Request(raw);
       const url = new URL(request.url);
       expect(pathOf(request)).toBe(url.pathname);
-      const query = queryOf(request);
-      for (const key of ["user_id", "agent_id", "q", "limit"])
-        expect(query?.get(key) ?? null).toBe(url.searchParams.get(key));
-      expect(query === null ? "" : query.toString()).toBe(url.searchParams.toString());
+      for (const key of ["user_id", "agent_id", "q", "limit", "agent id"])
+        expect(queryParam(request, key)).toBe(url.searchParams.get(key));
     });
 
-  test("a URL without a query has no query to read (no URLSearchParams is built)", () => {
-    expect(queryOf(new Request("http://localhost/add_memories"))).toBeNull();
-    expect(queryOf(new Request("http://localhost/p#a?b"))).toBeNull();
+  test("a query is parsed only when it may hold the key: written out or percent-escaped", () => {
+    const Original = globalThis.URLSearchParams;
+    let parses = 0;
+    globalThis.URLSearchParams = class extends Original {
+      constructor(init?: string) {
+        super(init);
+        parses++;
+      }
+    } as typeof URLSearchParams;
+    try {
+      const get = (url: string, key: string) => queryParam(new Request(url), key);
+      expect(get("http://localhost/add_memories", "agent_id")).toBeNull();
+      expect(get("http://localhost/get_memory?memory_id=m1&user_id=u", "agent_id")).toBeNull();
+      expect(parses).toBe(0);
+      expect(get("http://localhost/get_memory?memory_id=m1&user_id=u", "user_id")).toBe("u");
+      expect(get("http://localhost/p?agent%5Fid=a", "agent_id")).toBe("a");
+      expect(parses).toBe(2);
+    } finally {
+      globalThis.URLSearchParams = Original;
+    }
   });
 });
