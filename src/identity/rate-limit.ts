@@ -31,8 +31,12 @@ const estimate = (current: number, previous: number, elapsed: number, w: number)
 
 /** How long a bucket's counts read from the store stand in for it, while it is far below its limit. */
 const FRESH_MS = 1000;
-/** Hits counted locally are written to the store this often, all buckets in one transaction. */
-const FLUSH_MS = 100;
+/**
+ * Hits counted locally are written to the store this often, all buckets in one transaction: as often as
+ * the audit log's flush. Each commit costs every search worker its page cache and store map (see
+ * RateLimiter); a bucket near its limit writes each hit at once whatever this is.
+ */
+const FLUSH_MS = 250;
 
 /** What this process knows of a bucket: the store's counts when last read, and its own hits since. */
 interface View extends WindowCounts {
