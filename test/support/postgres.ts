@@ -85,11 +85,15 @@ export interface MigratedStore {
   close(): Promise<void>;
 }
 
-/** A store the release before migration `version` left holding `rows`, opened (and so migrated) now. */
+/**
+ * A store the release before migration `version` left holding `rows`, opened (and so migrated) now, with
+ * `homeOrg` as its ENGRAM_ORG_ID.
+ */
 export async function migratedFrom(
   tag: string,
   version: number,
   rows: (string | [string, unknown[]])[],
+  homeOrg = HOME_ORG,
 ): Promise<MigratedStore> {
   const schema = await freshSchema(tag);
   await schemaBefore(schema, version, rows);
@@ -97,7 +101,7 @@ export async function migratedFrom(
     url: schema.url,
     migrationUrl: schema.migrationUrl,
     poolSize: 2,
-    homeOrg: HOME_ORG,
+    homeOrg,
     logger: silentLogger(),
   });
   const app = new SQL(schema.url.replace(/\?schema=.*/, ""), { max: 1 });

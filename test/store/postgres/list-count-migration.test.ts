@@ -1,11 +1,9 @@
 // PostgreSQL migration 16 (list count index) on a store the release before it made: the index that
 // list_memories' count reads covers superseded_by too, and the count answers as before (SQLite:
 // migrate.test.ts, migration 25, which also checks the plan).
-import { afterAll, describe, expect, test } from "bun:test";
-import { freshSchema, postgresSkip, schemaBefore, testPostgres, type TestSchema } from "../../support/postgres";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
+import { describe, expect, test } from "bun:test";
+import { migratedFrom, postgresSkip, testPostgres } from "../../support/postgres";
 import { PG_MIGRATIONS } from "~/store/postgres/migrations";
-import { silentLogger } from "~/shared/logger";
 import { HOME_ORG } from "../../support/store";
 
 const VERSION = PG_MIGRATIONS.find((m) => m.name === "list count index")!.version;
@@ -27,36 +25,22 @@ const ROWS = (
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL list count index migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
-    const schemas: TestSchema[] = [];
-    afterAll(async () => {
-      for (const s of schemas) await s.drop();
-    });
-
     test("a store made before it gets the index with superseded_by, and counts a user's visible, current memories as before", async () => {
-      const s = await freshSchema("listcount");
-      schemas.push(s);
-      await schemaBefore(s, VERSION, ROWS);
-      const store = await openPostgresStore({
-        url: s.url,
-        migrationUrl: s.migrationUrl,
-        poolSize: 1,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
+      const m = await migratedFrom("listcount", VERSION, ROWS);
       try {
-        expect(await store.read((r) => r.memories.count({ org: HOME_ORG, userId: "alice" }, 10))).toEqual({
+        expect(await m.store.read((r) => r.memories.count({ org: HOME_ORG, userId: "alice" }, 10))).toEqual({
           n: 2,
           nextExpiry: 500,
         });
+        const { admin } = await testPostgres();
+        const [index] = await admin.unsafe(
+          "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_user_agent_expiry'",
+          [m.schema.schema],
+        );
+        expect(index.indexdef).toEndWith("(org_id, user_id, agent_id, expires_at, superseded_by)");
       } finally {
-        await store.close();
+        await m.close();
       }
-      const { admin } = await testPostgres();
-      const [index] = await admin.unsafe(
-        "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_user_agent_expiry'",
-        [s.schema],
-      );
-      expect(index.indexdef).toEndWith("(org_id, user_id, agent_id, expires_at, superseded_by)");
     }, 60_000);
   },
 );

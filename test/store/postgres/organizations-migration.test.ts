@@ -1,9 +1,7 @@
 // PostgreSQL migration 8 (organizations) on a store the release before it made: every row that names a
 // user lands in ENGRAM_ORG_ID as configured when the store migrates (SPEC §8; SQLite: migrate.test.ts).
-import { afterAll, describe, expect, test } from "bun:test";
-import { freshSchema, postgresSkip, schemaBefore, testPostgres, type TestSchema } from "../../support/postgres";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
-import { silentLogger } from "~/shared/logger";
+import { describe, expect, test } from "bun:test";
+import { migratedFrom, postgresSkip, testPostgres } from "../../support/postgres";
 
 const ORG_TABLES = [
   "memories",
@@ -39,27 +37,16 @@ const ROWS = [
 describe.skipIf(!!postgresSkip)(
   `PostgreSQL organizations migration${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
-    const schemas: TestSchema[] = [];
-    afterAll(async () => {
-      for (const s of schemas) await s.drop();
-    });
-
     test("puts every row of a store made before organizations into ENGRAM_ORG_ID as configured when it migrates", async () => {
-      const s = await freshSchema("orgs");
-      schemas.push(s);
-      await schemaBefore(s, 8, ROWS);
-      const store = await openPostgresStore({
-        url: s.url,
-        migrationUrl: s.migrationUrl,
-        poolSize: 1,
-        homeOrg: "O'Brien Ltd",
-        logger: silentLogger(),
-      });
-      await store.close();
-      const { admin } = await testPostgres();
-      for (const table of ORG_TABLES) {
-        const rows = await admin.unsafe(`SELECT DISTINCT org_id FROM ${s.schema}.${table}`);
-        expect([table, rows.map((r: { org_id: string }) => r.org_id)]).toEqual([table, ["O'Brien Ltd"]]);
+      const m = await migratedFrom("orgs", 8, ROWS, "O'Brien Ltd");
+      try {
+        const { admin } = await testPostgres();
+        for (const table of ORG_TABLES) {
+          const rows = await admin.unsafe(`SELECT DISTINCT org_id FROM ${m.schema.schema}.${table}`);
+          expect([table, rows.map((r: { org_id: string }) => r.org_id)]).toEqual([table, ["O'Brien Ltd"]]);
+        }
+      } finally {
+        await m.close();
       }
     }, 60_000);
   },
