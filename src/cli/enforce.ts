@@ -31,8 +31,8 @@ export function parseEnforceArgs(argv: string[]): EnforceArgs | string {
 }
 
 export async function enforceCommand(config: Config, a: EnforceArgs): Promise<number> {
-  // Enforcement deletes and archives rows; it embeds nothing, so the model is not loaded.
-  const s = await buildServices(config, { embedder: null, logger: loggerFor(config) });
+  // Enforcement deletes and archives rows; it embeds and searches nothing: no model, no search workers.
+  const s = await buildServices({ ...config, searchWorkers: 0 }, { embedder: null, logger: loggerFor(config) });
   try {
     const results: Record<string, EnforcementResult> = a.org
       ? { [a.org]: await s.governance.enforce({ scope: { organizationId: a.org } }, a.org) }
