@@ -51,7 +51,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     // Sessions hold no conversation content, so they go even where policy retains conversations.
     deleted.sessions = await tx.sessions.deleteUser(owner);
     // The logs that outlive the erasure keep the request and the calls, under a pseudonym instead of the id.
-    const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), userId);
+    const pseudonym = pseudonymOf(await tx.governance.pseudonymKey(), owner);
     await tx.governance.pseudonymize(owner, pseudonym);
     // What the user wrote into shared spaces stays (it is the space's, under the space's policy); the
     // writer it names is personal data, so it is named by the pseudonym from now on, as in the logs.

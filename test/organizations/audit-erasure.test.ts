@@ -34,4 +34,25 @@ describe("organizations: the audit log after an erasure", () => {
       ["default", "erased"],
     ]);
   });
+
+  test("the same user id erased in two organizations gets two pseudonyms: erasures of different people are not linked", async () => {
+    for (const org of ["acme", "default"]) {
+      t.services.governance.audit.record({
+        method: "GET",
+        path: "/search_memories",
+        status: 200,
+        userId: "bob",
+        principal: { org, id: `key-${org}`, kind: "key" as const },
+      });
+      await t.services.memory.deleteAll(userScopeOf(org, "bob"), { cascade: true });
+    }
+    await t.services.governance.audit.flush();
+    const rows = await rowsOf<{ organization_id: string; user_id: string }>(
+      t,
+      "SELECT organization_id, user_id FROM audit_log WHERE path = '/search_memories' ORDER BY organization_id",
+    );
+    expect(rows.map((r) => r.organization_id)).toEqual(["acme", "default"]);
+    for (const r of rows) expect(r.user_id).toMatch(/^erased-[0-9a-f]{24}$/);
+    expect(rows[0]!.user_id).not.toBe(rows[1]!.user_id);
+  });
 });
