@@ -2,9 +2,10 @@
 // any feature-extraction model in ENGRAM_MODELS_DIR. The only importer of @huggingface/transformers.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { FeatureExtractionPipeline } from "@huggingface/transformers";
+import type { FeatureExtractionPipeline, PreTrainedTokenizer, Tensor } from "@huggingface/transformers";
 import { normalise, type Embedder } from "~/search/embedder.ts";
 import { prepareOnnxRuntime } from "./onnx-runtime";
+import { type TokenizerFacts, wordPieceTokenizer, type WordPieceTokenizer } from "./wordpiece-tokenizer";
 
 export interface TransformersEmbedderOptions {
   /** A model id looked up under `modelsDir` (e.g. "engram/glove-sif", "Xenova/all-MiniLM-L6-v2"), or a folder path. */
@@ -83,6 +84,10 @@ export class TransformersEmbedder implements Embedder {
   private readonly options: TransformersEmbedderOptions;
   private extractor: FeatureExtractionPipeline | undefined;
   private loading: Promise<void> | undefined;
+  /** Our WordPiece tokenizer when the model's tokenizer.json is plain BERT WordPiece, else transformers.js's. */
+  private tokenize: ((texts: string[]) => Record<string, Tensor>) | undefined;
+  /** Why the model keeps transformers.js's tokenizer (undefined when ours runs, or before the load). */
+  tokenizerFallback: string | undefined;
 
   constructor(options: TransformersEmbedderOptions) {
     this.options = options;
@@ -112,7 +117,8 @@ export class TransformersEmbedder implements Embedder {
     await nextTurn();
     // Imported here, not at the top: the compiled binary must set up the native ONNX Runtime binding first.
     withoutSharp();
-    const { env, LogLevel, pipeline } = await import("@huggingface/transformers");
+    const transformers: Transformers = await import("@huggingface/transformers");
+    const { env, LogLevel, pipeline } = transformers;
     await nextTurn();
     env.logLevel = LogLevel.ERROR;
     env.localModelPath = modelsDir;
@@ -132,6 +138,7 @@ export class TransformersEmbedder implements Embedder {
         `model ${modelId} could not be loaded from ${local ? folder : `the Hugging Face Hub into ${modelsDir}`}: ${(err as Error).message}`,
       );
     }
+    this.chooseTokenizer(transformers);
     const probe = await this.run(["dimension probe"]);
     this.dimensions = probe[0]?.length ?? 0;
     if (this.dimensions === 0) throw new Error(`model ${modelId} returned no embedding`);
@@ -167,7 +174,7 @@ export class TransformersEmbedder implements Embedder {
   private async run(texts: string[]): Promise<Float32Array[]> {
     const extractor = this.extractor;
     if (!extractor) throw new Error(`model ${this.modelId} is not loaded`);
-    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+    const inputs = this.tokenize?.(texts) ?? extractor.tokenizer(texts, { padding: true, truncation: true });
     const outputs = await extractor.model(inputs);
     const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
     const [rows, tokens, width] = hidden.dims as [number, number, number];
@@ -192,10 +199,51 @@ export class TransformersEmbedder implements Embedder {
     return result;
   }
 
+  /**
+   * transformers.js's tokenizer was a third or more of what a text costs the built-in model, on the main
+   * thread for every add and search. Ours gives the same tensors for plain BERT WordPiece tokenizers; the
+   * choice is made once here, from the config transformers.js parsed and the fields it set.
+   */
+  private chooseTokenizer(transformers: Transformers): void {
+    const own = wordPieceTokenizer(tokenizerFacts(this.extractor!.tokenizer, transformers));
+    this.tokenizerFallback = "reason" in own ? own.reason : undefined;
+    this.tokenize = "reason" in own ? undefined : (texts) => tensors(own, texts, transformers.Tensor);
+  }
+
   async close(): Promise<void> {
     const extractor = this.extractor;
     this.extractor = undefined;
+    this.tokenize = undefined;
     this.loading = undefined;
     await extractor?.dispose();
   }
+}
+
+type Transformers = typeof import("@huggingface/transformers");
+
+/** What our tokenizer needs from a loaded transformers.js tokenizer: its parsed config and the fields it set. */
+export function tokenizerFacts(tok: PreTrainedTokenizer, transformers: Transformers): TokenizerFacts {
+  const { PreTrainedTokenizer, BertTokenizer, DistilBertTokenizer } = transformers;
+  // Classes that only set fields: any other may encode its own way (its constructor or methods).
+  const plainClasses: unknown[] = [PreTrainedTokenizer, BertTokenizer, DistilBertTokenizer];
+  return {
+    json: tok._tokenizerJSON,
+    config: tok._tokenizerConfig,
+    plainClass: plainClasses.includes(tok.constructor),
+    returnTokenTypeIds: tok.return_token_type_ids,
+    padTokenId: tok.pad_token_id,
+    modelMaxLength: tok.model_max_length,
+    paddingSide: tok.padding_side,
+  };
+}
+
+/** Our encoding as the tensors transformers.js's tokenizer returns (same keys, order, type and shape). */
+function tensors(tokenizer: WordPieceTokenizer, texts: string[], T: Transformers["Tensor"]): Record<string, Tensor> {
+  const e = tokenizer.encode(texts);
+  const dims = [e.rows, e.width];
+  return {
+    input_ids: new T("int64", e.inputIds, dims),
+    attention_mask: new T("int64", e.attentionMask, dims),
+    ...(e.tokenTypeIds ? { token_type_ids: new T("int64", e.tokenTypeIds, dims) } : {}),
+  };
 }
