@@ -2,7 +2,7 @@
 // shutdown. The only place that picks implementations.
 import type { Config } from "./config/config.schema";
 import { ConfigError, loadConfig, type ServerOptions } from "./config/load-config";
-import type { Store } from "./store/store";
+import type { Repos, Store } from "./store/store";
 import { openSqliteStore, PAGE_CACHE_MB } from "./store/sqlite/sqlite-store";
 import { createLogger, fileSink, noSink, stderrSink, type Logger } from "./shared/logger";
 import { systemClock, type Clock } from "./shared/clock";
@@ -30,6 +30,7 @@ import { MutableService } from "./layers/mutable.service";
 import { GovernanceService } from "./governance/governance.service";
 import { SessionsService } from "./sessions/sessions.service";
 import { KeysService } from "./identity/keys.service";
+import { DeferredWrites } from "./shared/deferred-writes";
 import { RequestLimits } from "./identity/request-limits";
 import { OidcVerifier } from "./identity/oidc";
 import { RequestAudit } from "./identity/request-audit";
@@ -106,7 +107,9 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   // Beneath memory and governance, which both delete memories: rows, vectors, graph links, caches.
   const caches = new MemoryCaches(store, clock, search);
   const purger = new MemoryPurger(search, graph, caches);
-  const governance = new GovernanceService({ store, clock, logger, orgId: config.orgId, purger });
+  // The request path's bookkeeping (audit rows, rate-limit counts, keys' last use) in one periodic commit.
+  const writes = new DeferredWrites<Repos>(store);
+  const governance = new GovernanceService({ store, clock, logger, orgId: config.orgId, purger, writes });
   // Every layer's writes earn, and its deletes honour, the minimum retention (SPEC §5.4).
   const floor = governance.policies;
   const conversations = new ConversationsService(store, clock, floor);
@@ -131,8 +134,8 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
   const memory = new MemoryService({ store, search, clock, logger, caches, purger, hooks });
   const spaces = new SpacesService({ store, clock, memory, caches, graph, floor });
   const shared = new SharedMemory(memory, spaces);
-  const keys = new KeysService(store, clock, logger);
-  const limits = new RequestLimits(store, config.rateLimit);
+  const keys = new KeysService(store, clock, logger, writes);
+  const limits = new RequestLimits(store, config.rateLimit, writes);
   const tokens = oidcVerifierOf(config);
   const audit = new RequestAudit(store, clock, () => governance.audit.flush());
   return {
@@ -160,6 +163,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       await models?.close();
       await governance.close();
       await keys.close();
+      await writes.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});
       await embedder?.close?.();
@@ -189,11 +193,12 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export async function openKeys(config: Config): Promise<{ keys: KeysService; close(): Promise<void> }> {
   const logger = loggerFor(config);
   const store = await openStore(config, logger);
-  const keys = new KeysService(store, systemClock, logger);
+  const writes = new DeferredWrites<Repos>(store);
+  const keys = new KeysService(store, systemClock, logger, writes);
   return {
     keys,
     close: async () => {
-      await keys.close();
+      await writes.close();
       await store.close();
     },
   };

@@ -13,5 +13,5 @@ if ! scripts/ci/postgres-install.sh; then
   exit 0
 fi
 bun test test/store/postgres test/store/transfer test/nodes
-ENGRAM_TEST_STORE=postgres bun test test/http test/mcp test/governance test/sessions test/graph test/organizations test/spaces
+ENGRAM_TEST_STORE=postgres bun test test/identity test/http test/mcp test/governance test/sessions test/graph test/organizations test/spaces
 echo "postgres: done in $(($(date +%s) - start)) s"

@@ -1,20 +1,20 @@
 // The audit log of SPEC §5.5 and §8: every request authenticated by a key or token is recorded (reads
 // included); with auth off (the local operator), every API call when the organization's policy has
-// compliance.auditLogging. Writes are buffered and flushed in one transaction every
-// 250 ms so auditing costs the request path a push onto an array, not a disk write; the policy
-// check runs meanwhile, and rows keep the order of the calls.
-import type { AuditRow, Store } from "~/store/store";
+// compliance.auditLogging. Rows are buffered and written with the other request bookkeeping in the shared
+// periodic commit (shared/deferred-writes.ts), so auditing costs the request path a push onto an array, not
+// a disk write; the policy check runs meanwhile, and rows keep the order of the calls.
+import type { AuditRow, Repos, Store } from "~/store/store";
 import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { ownerKey, type Principal } from "~/shared/principal";
 import type { Owner } from "~/store/store";
+import type { DeferredBatch, DeferredWrites } from "~/shared/deferred-writes";
 import { GovernanceValidationError } from "~/shared/errors";
 import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
 import { YEAR_MS } from "./durations";
 
-const FLUSH_MS = 250;
 const MAX_BUFFER = 10_000;
 /** Calls of an erased user still in flight when the erasure answered are recorded under the pseudonym. */
 const LATE_CALLS_MS = 60_000;
@@ -40,7 +40,6 @@ export class AuditLog {
    * lookup (null when its organization's policy does not log calls).
    */
   private pending: (AuditRow | Promise<AuditRow | null>)[] = [];
-  private timer: ReturnType<typeof setInterval> | null = null;
   /**
    * Erased users by ownerKey (another organization's user of the same id is another user): their calls
    * recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym.
@@ -55,7 +54,11 @@ export class AuditLog {
     private readonly policies: PolicyService,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+    /** The shared periodic commit this log's rows are written in. */
+    private readonly writes: DeferredWrites<Repos>,
+  ) {
+    writes.add(() => this.unwritten());
+  }
 
   /**
    * Called once per answered request; the row is written at the next flush. A call with a key or a token
@@ -72,10 +75,7 @@ export class AuditLog {
       this.pending.push(row);
     }
     if (this.pending.length >= MAX_BUFFER) void this.flush();
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.flush(), FLUSH_MS);
-      this.timer.unref?.();
-    }
+    else this.writes.soon();
   }
 
   /**
@@ -133,20 +133,25 @@ export class AuditLog {
     }
   }
 
-  async flush(): Promise<void> {
+  /** Writes every call recorded so far (with the rest of the shared commit). */
+  flush(): Promise<void> {
+    return this.writes.flush();
+  }
+
+  /** The rows recorded since the last commit, as its part of the shared one (pruning first, when due). */
+  private async unwritten(): Promise<DeferredBatch<Repos> | null> {
     if (this.clock.now() - this.prunedAt >= PRUNE_EVERY_MS) await this.pruneQuietly();
-    if (!this.pending.length) return;
+    if (!this.pending.length) return null;
     const calls = this.pending;
     this.pending = [];
     const rows = (await Promise.all(calls)).filter((r) => r !== null);
-    if (!rows.length) return;
-    try {
+    if (!rows.length) return null;
+    return {
       // Named inside the write: an erasure that committed before it has told us its pseudonym by then. One
       // batch holds calls of any organization (each row names its own): system work, EVERY_ROW.
-      await this.store.write((tx) => tx.governance.insertAudit(rows.map((r) => this.pseudonymized(r))), EVERY_ROW);
-    } catch (e) {
-      this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message });
-    }
+      write: (tx) => tx.governance.insertAudit(rows.map((r) => this.pseudonymized(r))),
+      failed: (e) => this.logger.error("audit log write failed", { rows: rows.length, error: (e as Error).message }),
+    };
   }
 
   /** Called in an erasure's transaction, which rewrote the stored entries: the ones not yet written follow. */
@@ -215,10 +220,9 @@ export class AuditLog {
     return { success: true as const, entries };
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
+  /** Writes what is buffered (the shared commit's timer is its owner's to stop). */
+  close(): Promise<void> {
+    return this.flush();
   }
 }
 

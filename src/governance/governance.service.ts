@@ -1,6 +1,7 @@
 // The governance API of seed 001 in one place (the SDK's `governance.*`): policies, templates,
 // enforcement, simulation, reports, statistics and the audit log.
-import type { Store } from "~/store/store";
+import type { Repos, Store } from "~/store/store";
+import type { DeferredWrites } from "~/shared/deferred-writes";
 import type { Clock } from "~/shared/clock";
 import type { Logger } from "~/shared/logger";
 import { PolicyService } from "./policies";
@@ -18,12 +19,22 @@ export class GovernanceService {
   readonly audit: AuditLog;
   readonly erasure: UserErasure;
 
-  /** `purger`: the memory purger (memory/purger.ts), which the memory service uses too. */
-  constructor(deps: { store: Store; clock: Clock; logger: Logger; orgId: string; purger: MemoryPurger }) {
+  /**
+   * `purger`: the memory purger (memory/purger.ts), which the memory service uses too; `writes`: the shared
+   * periodic commit the audit log's rows are written in.
+   */
+  constructor(deps: {
+    store: Store;
+    clock: Clock;
+    logger: Logger;
+    orgId: string;
+    purger: MemoryPurger;
+    writes: DeferredWrites<Repos>;
+  }) {
     this.policies = new PolicyService(deps.store, deps.clock, deps.orgId);
     this.enforcer = new Enforcer(deps.store, this.policies, deps.purger, deps.clock);
     this.reports = new Reports(deps.store, this.policies, this.enforcer, deps.clock);
-    this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger);
+    this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger, deps.writes);
     this.erasure = new UserErasure(this.policies, deps.clock, (user, pseudonym) => this.audit.forget(user, pseudonym));
   }
 

@@ -1,7 +1,8 @@
 // Identity keys (SPEC §8): create (the secret shown once, only its digest stored), list, revoke, and
 // authenticate a presented key on every request. Authentication sees the key's row as the store has it
 // now (see keyRow), so a revocation by any process sharing the store applies at the next request.
-import type { KeyRow, Store } from "~/store/store";
+import type { KeyRow, Repos, Store } from "~/store/store";
+import type { DeferredBatch, DeferredWrites } from "~/shared/deferred-writes";
 import { EVERY_ROW, orgWide } from "~/shared/store-scope";
 import { type Clock, iso, isoOrNull } from "~/shared/clock";
 import { notFound, validationError } from "~/shared/errors";
@@ -14,8 +15,6 @@ import type { CreateKeyInput, CreateKeyResponse, KeyListResponse, KeyView, Revok
 
 /** Key rows kept at most (a cache of presented keys, not of every key). */
 const MAX_CACHED = 10_000;
-/** How often the last use of keys is written (one small transaction for all keys used meanwhile). */
-const TOUCH_MS = 1_000;
 
 export type KeyCheck =
   | { ok: true; principal: Principal }
@@ -34,13 +33,16 @@ export class KeysService {
   private verified = new Map<string, { secret: string; hash: Uint8Array }>();
   /** The principal of each key row seen, shared by its requests (frozen: nothing may change it). */
   private principals = new WeakMap<KeyRow, Principal>();
-  private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+    /** The shared periodic commit the last uses of keys are written in (with the audit log's rows). */
+    private readonly writes: DeferredWrites<Repos>,
+  ) {
+    writes.add(() => this.unwritten());
+  }
 
   /** A key of `org`, any organization (SPEC §8: the operator's CLI names it; an admin's route, its own). */
   async create(org: string, input: CreateKeyInput): Promise<CreateKeyResponse> {
@@ -159,27 +161,28 @@ export class KeysService {
 
   private noteUse(id: string, at: number): void {
     this.uses.set(id, at);
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), TOUCH_MS);
-    this.timer.unref?.();
+    this.writes.soon();
   }
 
-  /** Writes the last uses noted since the previous flush. */
-  async flush(): Promise<void> {
-    if (!this.uses.size) return;
+  /** Writes the last uses noted so far (with the rest of the shared commit). */
+  flush(): Promise<void> {
+    return this.writes.flush();
+  }
+
+  /** The last uses noted since the last commit, as its part of the shared one. */
+  private unwritten(): DeferredBatch<Repos> | null {
+    if (!this.uses.size) return null;
     const uses = [...this.uses].map(([id, at]) => ({ id, at }));
     this.uses.clear();
-    try {
-      await this.store.write((tx) => tx.keys.touch(uses), EVERY_ROW);
-    } catch (e) {
-      this.logger.warn("could not record the last use of keys", { keys: uses.length, error: (e as Error).message });
-    }
+    return {
+      write: (tx) => tx.keys.touch(uses),
+      failed: (e) =>
+        this.logger.warn("could not record the last use of keys", { keys: uses.length, error: (e as Error).message }),
+    };
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
+  close(): Promise<void> {
+    return this.flush();
   }
 }
 

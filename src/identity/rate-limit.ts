@@ -6,6 +6,7 @@ import type { Repos, Store, WindowCounts } from "~/store/store";
 import { EVERY_ROW } from "~/shared/store-scope";
 import type { Rate } from "~/shared/rate";
 import type { MaybePromise } from "~/shared/maybe-async";
+import type { DeferredBatch, DeferredWrites } from "~/shared/deferred-writes";
 
 export type Verdict = { ok: true } | { ok: false; retryAfter: number };
 const ALLOWED: Verdict = Object.freeze({ ok: true });
@@ -31,12 +32,6 @@ const estimate = (current: number, previous: number, elapsed: number, w: number)
 
 /** How long a bucket's counts read from the store stand in for it, while it is far below its limit. */
 const FRESH_MS = 1000;
-/**
- * Hits counted locally are written to the store this often, all buckets in one transaction: as often as
- * the audit log's flush. Each commit costs every search worker its page cache and store map (see
- * RateLimiter); a bucket near its limit writes each hit at once whatever this is.
- */
-const FLUSH_MS = 250;
 
 /** What this process knows of a bucket: the store's counts when last read, and its own hits since. */
 interface View extends WindowCounts {
@@ -55,21 +50,28 @@ interface View extends WindowCounts {
  * process already counts is brought up to date (every FRESH_MS, and into each next window) by a read.
  * Writes are kept few because each commit makes every other connection to the store file — the search
  * workers' — drop its page cache and memory map at its next read: a write per key and second took a
- * fifth of the search throughput of a server with a key per user.
+ * fifth of the search throughput of a server with a key per user. Hits counted here are written in the
+ * shared periodic commit (shared/deferred-writes.ts), all buckets with the audit log's rows; a bucket
+ * near its limit writes each hit at once.
  */
 export class RateLimiter {
   /** The window this process last pruned before; old windows go once per window. */
   private pruned = 0;
   private readonly views = new Map<string, View>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
 
-  /** `prefix` names the limit's buckets in the store (e.g. "rate:", "authfail:"); it ends with ":". */
+  /**
+   * `prefix` names the limit's buckets in the store (e.g. "rate:", "authfail:"); it ends with ":".
+   * `writes`: the shared periodic commit that writes the hits counted here.
+   */
   constructor(
     private readonly store: Store,
     readonly rate: Rate,
     private readonly prefix: string,
+    private readonly writes: DeferredWrites<Repos>,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    writes.add(() => this.unwritten());
+  }
 
   /**
    * Counts a hit of `bucket`; refused when it takes the bucket over its limit (refused hits count too).
@@ -84,23 +86,38 @@ export class RateLimiter {
     return this.local(bucket, false) ?? this.run(bucket, false);
   }
 
-  /** Writes the hits counted here to the store, every bucket in one transaction. */
-  async flush(): Promise<void> {
+  /** Writes the hits counted here to the store (with the rest of the shared commit). */
+  flush(): Promise<void> {
+    return this.writes.flush();
+  }
+
+  /** The hits counted here since the last commit, every bucket, as its part of the shared one. */
+  private unwritten(): DeferredBatch<Repos> | null {
     const owed = [...this.views.entries()]
       .filter(([, v]) => v.pending > 0 || v.carried > 0)
       .map(([key, v]) => ({ key, v, n: v.pending, carried: v.carried }));
-    if (owed.length === 0) return;
+    if (owed.length === 0) return null;
     for (const o of owed) (o.v.pending -= o.n), (o.v.carried -= o.carried);
     const w = this.rate.windowMs;
-    const counts = await this.store.group(async (r) => {
-      const out: (WindowCounts | null)[] = [];
-      for (const o of owed) {
-        if (o.carried > 0) await r.rateLimits.hit(o.key, o.v.start - w, w, o.carried);
-        out.push(o.n > 0 ? await r.rateLimits.hit(o.key, o.v.start, w, o.n) : null);
-      }
-      return out;
-    }, EVERY_ROW);
+    let counts: (WindowCounts | null)[] = [];
+    return {
+      write: async (r) => {
+        counts = []; // a retried transaction writes again from the start
+        for (const o of owed) {
+          if (o.carried > 0) await r.rateLimits.hit(o.key, o.v.start - w, w, o.carried);
+          counts.push(o.n > 0 ? await r.rateLimits.hit(o.key, o.v.start, w, o.n) : null);
+        }
+      },
+      committed: () => this.committedCounts(owed, counts),
+      // Lost, as counts of a store closed meanwhile are: the limit errs on the side of the client.
+      failed: () => {},
+    };
+  }
+
+  /** Each written bucket's view takes the store's counts; buckets idle for two windows are forgotten. */
+  private committedCounts(owed: { key: string; v: View }[], counts: (WindowCounts | null)[]): void {
     const now = this.now();
+    const w = this.rate.windowMs;
     owed.forEach((o, i) => counts[i] && this.views.get(o.key) === o.v && Object.assign(o.v, counts[i], { at: now }));
     for (const [key, v] of this.views)
       if (v.pending === 0 && v.carried === 0 && now - v.start >= 2 * w) this.views.delete(key);
@@ -121,7 +138,7 @@ export class RateLimiter {
     const w = this.rate.windowMs;
     if (estimate(v.current + v.pending + 1, v.previous + v.carried, now - v.start, w) > this.rate.limit / 2)
       return null;
-    if (counting) v.pending++, this.scheduleFlush();
+    if (counting) v.pending++, this.writes.soon();
     return ALLOWED;
   }
 
@@ -187,15 +204,5 @@ export class RateLimiter {
     // Hits counted here meanwhile stay owed.
     this.views.set(key, { ...counts, start, at: now, ...this.owedInto(this.views.get(key), start) });
     return counts;
-  }
-
-  private scheduleFlush(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      // A store closed meanwhile (the server stopping) loses at most FLUSH_MS of counts.
-      this.flush().catch(() => {});
-    }, FLUSH_MS);
-    this.timer.unref?.();
   }
 }

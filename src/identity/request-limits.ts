@@ -5,7 +5,8 @@ import { AppError } from "~/shared/errors";
 import type { Principal } from "~/shared/principal";
 import { parseRate } from "~/shared/rate";
 import { andThen, type MaybePromise } from "~/shared/maybe-async";
-import type { Store } from "~/store/store";
+import type { Repos, Store } from "~/store/store";
+import type { DeferredWrites } from "~/shared/deferred-writes";
 import { RateLimiter, type Verdict } from "./rate-limit";
 
 export interface LimitSettings {
@@ -15,9 +16,9 @@ export interface LimitSettings {
   authFailures: string;
 }
 
-const limiter = (store: Store, text: string, prefix: string) => {
+const limiter = (store: Store, text: string, prefix: string, writes: DeferredWrites<Repos>) => {
   const rate = parseRate(text);
-  return rate ? new RateLimiter(store, rate, prefix) : null;
+  return rate ? new RateLimiter(store, rate, prefix, writes) : null;
 };
 
 const tooMany = (v: Verdict & { ok: false }, why: string) =>
@@ -27,12 +28,14 @@ export class RequestLimits {
   private readonly requests: RateLimiter | null;
   private readonly failures: RateLimiter | null;
 
+  /** `writes`: the shared periodic commit both limits' counts are written in. */
   constructor(
     store: Store,
     private readonly settings: LimitSettings,
+    writes: DeferredWrites<Repos>,
   ) {
-    this.requests = limiter(store, settings.requests, "rate:");
-    this.failures = limiter(store, settings.authFailures, "authfail:");
+    this.requests = limiter(store, settings.requests, "rate:", writes);
+    this.failures = limiter(store, settings.authFailures, "authfail:", writes);
   }
 
   /** Whether any limit is on (off: the pipeline authenticates without waiting on the store). */

@@ -7,11 +7,15 @@ import { AppError } from "~/shared/errors";
 import type { Principal } from "~/shared/principal";
 import { parseRate } from "~/shared/rate";
 import { openTestStore } from "../support/store";
+import { DeferredWrites } from "~/shared/deferred-writes";
+import type { Repos, Store } from "~/store/store";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const MIN = 60_000;
+/** A limiter's own periodic commit (the server shares one with the audit log and keys: test/identity/deferred-writes.test.ts). */
+const writesOf = (store: Store) => new DeferredWrites<Repos>(store);
 const T0 = 1_800_000_000_000 - (1_800_000_000_000 % MIN);
 
 describe("parseRate", () => {
@@ -53,7 +57,7 @@ describe("RateLimiter", () => {
     const store = await openTestStore();
     stores.push(store);
     let now = T0 + 20_000;
-    const rl = new RateLimiter(store, { limit: 3, windowMs: MIN }, "rate:", () => now);
+    const rl = new RateLimiter(store, { limit: 3, windowMs: MIN }, "rate:", writesOf(store), () => now);
     expect(await rl.take("k1")).toEqual({ ok: true });
     expect(await rl.take("k1")).toEqual({ ok: true });
     expect(await rl.take("k1")).toEqual({ ok: true });
@@ -70,7 +74,7 @@ describe("RateLimiter", () => {
   test("far below the limit, hits counted here reach the store with the next flush; near it, each goes there", async () => {
     const store = await openTestStore();
     stores.push(store);
-    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", () => T0 + 1);
+    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", writesOf(store), () => T0 + 1);
     const verdicts = [];
     for (let i = 0; i < 12; i++) verdicts.push((await rl.take("k")).ok);
     expect(verdicts).toEqual([...Array(10).fill(true), false, false]);
@@ -81,7 +85,7 @@ describe("RateLimiter", () => {
   test("far below the limit, a bucket read from the store answers from memory, without waiting on the store", async () => {
     const store = await openTestStore();
     stores.push(store);
-    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", () => T0 + 1);
+    const rl = new RateLimiter(store, { limit: 10, windowMs: MIN }, "rate:", writesOf(store), () => T0 + 1);
     const first = rl.take("k"); // the first hit reads the bucket
     expect(first).toBeInstanceOf(Promise);
     expect(await first).toEqual({ ok: true });
@@ -101,7 +105,7 @@ describe("RateLimiter", () => {
       write: ((fn) => (writes.push("write"), store.write(fn))) as typeof store.write,
     });
     let now = T0 + 1;
-    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", () => now);
+    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", writesOf(counted), () => now);
     expect(await rl.take("k")).toEqual({ ok: true }); // new to this process: written (and old windows pruned)
     expect(writes).toEqual(["group"]);
     now += 1_000; // the bucket's counts are a second old: read again
@@ -122,7 +126,7 @@ describe("RateLimiter", () => {
     const store = await openTestStore();
     stores.push(store);
     let now = T0 + 1;
-    const rl = new RateLimiter(store, { limit: 4, windowMs: MIN }, "rate:", () => now);
+    const rl = new RateLimiter(store, { limit: 4, windowMs: MIN }, "rate:", writesOf(store), () => now);
     expect(await rl.take("k")).toEqual({ ok: true });
     expect(rl.take("k")).toEqual({ ok: true });
     // Another process counted two more meanwhile.
@@ -137,7 +141,7 @@ describe("RateLimiter", () => {
   test("check counts nothing", async () => {
     const store = await openTestStore();
     stores.push(store);
-    const rl = new RateLimiter(store, { limit: 2, windowMs: MIN }, "authfail:", () => T0 + 1);
+    const rl = new RateLimiter(store, { limit: 2, windowMs: MIN }, "authfail:", writesOf(store), () => T0 + 1);
     expect(await rl.check("1.2.3.4")).toEqual({ ok: true });
     await rl.take("1.2.3.4");
     expect(await rl.check("1.2.3.4")).toEqual({ ok: true });
@@ -150,8 +154,8 @@ describe("RateLimiter", () => {
     const store = await openTestStore();
     stores.push(store);
     let now = T0;
-    const minute = new RateLimiter(store, { limit: 5, windowMs: MIN }, "rate:", () => now);
-    const hour = new RateLimiter(store, { limit: 5, windowMs: 3_600_000 }, "authfail:", () => now);
+    const minute = new RateLimiter(store, { limit: 5, windowMs: MIN }, "rate:", writesOf(store), () => now);
+    const hour = new RateLimiter(store, { limit: 5, windowMs: 3_600_000 }, "authfail:", writesOf(store), () => now);
     await minute.take("a");
     await hour.take("b");
     now = T0 + 3 * MIN;
@@ -174,8 +178,8 @@ describe("RateLimiter", () => {
     try {
       const rate = { limit: 4, windowMs: MIN };
       const now = () => T0 + 5;
-      const la = new RateLimiter(a, rate, "rate:", now);
-      const lb = new RateLimiter(b, rate, "rate:", now);
+      const la = new RateLimiter(a, rate, "rate:", writesOf(a), now);
+      const lb = new RateLimiter(b, rate, "rate:", writesOf(b), now);
       const verdicts = [];
       for (let i = 0; i < 3; i++) verdicts.push((await la.take("k")).ok, (await lb.take("k")).ok);
       expect(verdicts).toEqual([true, true, true, true, false, false]);
@@ -191,7 +195,7 @@ describe("RequestLimits", () => {
   test("a token subject is counted per organization: one organization's busy 'alice' leaves another's alone", async () => {
     const store = await openTestStore();
     try {
-      const limits = new RequestLimits(store, { requests: "2/m", authFailures: "off" });
+      const limits = new RequestLimits(store, { requests: "2/m", authFailures: "off" }, writesOf(store));
       const alice = (org: string): Principal => ({
         org,
         role: "member",
