@@ -40,6 +40,9 @@ const refuse = (reason: string) => ({ reason });
 /** The tokenizer, or why transformers.js's stays: decided once at load from the parsed config. */
 export function wordPieceTokenizer(facts: TokenizerFacts): WordPieceTokenizer | { reason: string } {
   const { json, config } = facts;
+  if (typeof json !== "object" || !json || typeof config !== "object" || !config) {
+    return refuse("transformers.js kept no parsed tokenizer.json and tokenizer_config.json");
+  }
   const normalizer = json.normalizer as Json | null;
   const model = json.model as Json | null;
   if (!facts.plainClass) return refuse(`tokenizer class ${String(config.tokenizer_class)} has its own encoding`);

@@ -185,6 +185,13 @@ describe("choosing the tokenizer at load", () => {
     });
   }
 
+  test("a tokenizer whose parsed tokenizer.json transformers.js no longer keeps is refused, not a failed load", () => {
+    const theirs = new transformers.BertTokenizer(builtinJson(), builtinConfig());
+    expect(wordPieceTokenizer({ ...tokenizerFacts(theirs, transformers), json: undefined as never })).toEqual({
+      reason: "transformers.js kept no parsed tokenizer.json and tokenizer_config.json",
+    });
+  });
+
   test("a tokenizer class with encoding of its own keeps transformers.js's tokenizer", () => {
     const theirs = new transformers.XLMTokenizer(builtinJson(), {
       ...builtinConfig(),
