@@ -55,8 +55,10 @@ interface View extends WindowCounts {
  * near its limit writes each hit at once.
  */
 export class RateLimiter {
-  /** The window this process last pruned before; old windows go once per window. */
+  /** The window this process last pruned before (or asked the shared commit to); old windows go once per window. */
   private pruned = 0;
+  /** Windows that started before this are to be pruned in the next shared commit (null: none). */
+  private pruneBefore: number | null = null;
   private readonly views = new Map<string, View>();
 
   /**
@@ -96,13 +98,16 @@ export class RateLimiter {
     const owed = [...this.views.entries()]
       .filter(([, v]) => v.pending > 0 || v.carried > 0)
       .map(([key, v]) => ({ key, v, n: v.pending, carried: v.carried }));
-    if (owed.length === 0) return null;
+    const prune = this.pruneBefore;
+    if (owed.length === 0 && prune === null) return null;
+    this.pruneBefore = null;
     for (const o of owed) (o.v.pending -= o.n), (o.v.carried -= o.carried);
     const w = this.rate.windowMs;
     let counts: (WindowCounts | null)[] = [];
     return {
       write: async (r) => {
         counts = []; // a retried transaction writes again from the start
+        if (prune !== null) await r.rateLimits.prune(this.prefix, prune);
         for (const o of owed) {
           if (o.carried > 0) await r.rateLimits.hit(o.key, o.v.start - w, w, o.carried);
           counts.push(o.n > 0 ? await r.rateLimits.hit(o.key, o.v.start, w, o.n) : null);
@@ -149,8 +154,10 @@ export class RateLimiter {
     const key = this.prefix + bucket;
     const known = this.views.get(key);
     // A bucket counted here before, in this window or the last, is read again; far below its limit its
-    // hit is then counted here too. A bucket new to this process, and the first of a window (it prunes), write.
-    if (known && known.start >= start - w && known.carried === 0 && this.pruned >= start) {
+    // hit is then counted here too (the first of a window asks the shared commit to prune the old ones). A
+    // bucket new to this process writes.
+    if (known && known.start >= start - w && known.carried === 0) {
+      if (this.pruned < start) (this.pruned = start), (this.pruneBefore = start - w), this.writes.soon();
       const verdict = this.farBelow(await this.refresh(key, start, now), now, counting);
       if (verdict) return verdict;
     }

@@ -122,6 +122,28 @@ describe("RateLimiter", () => {
     expect(await store.read((r) => r.rateLimits.peek("rate:k", T0 + MIN, MIN))).toEqual({ current: 1, previous: 3 });
   });
 
+  test("into a new window a bucket counted here is read, not written: the old windows go with the next commit", async () => {
+    const store = await openTestStore();
+    stores.push(store);
+    const writes: string[] = [];
+    const counted = Object.assign(Object.create(store), {
+      group: ((fn) => (writes.push("group"), store.group(fn))) as typeof store.group,
+      write: ((fn) => (writes.push("write"), store.write(fn))) as typeof store.write,
+    });
+    let now = T0 + 1;
+    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", writesOf(counted), () => now);
+    expect(await rl.take("k")).toEqual({ ok: true }); // new to this process: written
+    await store.write((r) => r.rateLimits.hit("rate:old", T0 - MIN, MIN, 1));
+    now = T0 + MIN + 1;
+    expect(await rl.take("k")).toEqual({ ok: true });
+    expect(writes).toEqual(["group"]);
+    expect(await store.read((r) => r.rateLimits.peek("rate:old", T0, MIN))).toEqual({ current: 0, previous: 1 });
+    await rl.flush();
+    expect(writes).toEqual(["group", "group"]);
+    expect(await store.read((r) => r.rateLimits.peek("rate:old", T0, MIN))).toEqual({ current: 0, previous: 0 });
+    expect(await store.read((r) => r.rateLimits.peek("rate:k", T0 + MIN, MIN))).toEqual({ current: 1, previous: 1 });
+  });
+
   test("a bucket read again near its limit writes each hit, as one never counted here", async () => {
     const store = await openTestStore();
     stores.push(store);
