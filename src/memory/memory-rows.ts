@@ -23,8 +23,20 @@ export const shownFields = (
   created_at: iso(r.created_at),
 });
 
+/** get's answer: the shown fields named one by one (spreading them into a second object was 2% of a get). */
 export function toResponse(r: MemoryRow): MemoryResponse {
-  return { success: true, ...shownFields(r), updated_at: iso(r.updated_at), version: r.version };
+  const s = shownFields(r);
+  return {
+    success: true,
+    id: s.id,
+    memory: s.memory,
+    metadata: s.metadata,
+    agent_id: s.agent_id,
+    session_id: s.session_id,
+    created_at: s.created_at,
+    updated_at: iso(r.updated_at),
+    version: r.version,
+  };
 }
 
 /** Shallow merge; a key set to null is removed. */
