@@ -10,17 +10,23 @@ function typesOf(schema: TSchema): string[] {
   return typeof schema.type === "string" ? [schema.type] : [];
 }
 
-function convert(schema: TSchema, value: unknown): unknown {
+/** How a query value for `schema` is converted; null: it stays text. */
+function converterOf(schema: TSchema): ((value: unknown) => unknown) | null {
   const types = typesOf(schema);
-  if (types.includes("integer") || types.includes("number")) return plainInteger(value);
-  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
-  return value;
+  if (types.includes("integer") || types.includes("number")) return plainInteger;
+  if (types.includes("boolean")) return (value) => (value === "true" || value === "false" ? value === "true" : value);
+  return null;
 }
 
-/** An Elysia `transform` hook converting the query of a route whose query schema is `schema`. */
-export const queryConverter =
-  (schema: TObject) =>
-  ({ query }: { query: Record<string, unknown> }) => {
-    for (const [name, s] of Object.entries(schema.properties))
-      if (query[name] !== undefined) query[name] = convert(s, query[name]);
+/**
+ * An Elysia `transform` hook converting the query of a route whose query schema is `schema`. What each field
+ * needs is worked out once, here, not per request (walking the schema was 1% of a get).
+ */
+export const queryConverter = (schema: TObject) => {
+  const fields = Object.entries(schema.properties)
+    .map(([name, s]) => [name, converterOf(s)] as const)
+    .filter((f): f is readonly [string, (value: unknown) => unknown] => f[1] !== null);
+  return ({ query }: { query: Record<string, unknown> }) => {
+    for (const [name, convert] of fields) if (query[name] !== undefined) query[name] = convert(query[name]);
   };
+};
