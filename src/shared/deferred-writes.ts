@@ -28,8 +28,10 @@ interface GroupedWrites<Tx> {
 export class DeferredWrites<Tx> {
   private readonly sources: DeferredSource<Tx>[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** The flush under way (flushes run one after another, so batches commit in the order they were taken). */
+  /** The last flush asked for (flushes run one after another, so batches commit in the order they were taken). */
   private last: Promise<void> = Promise.resolve();
+  /** A flush asked for that has not started yet: it will take everything buffered meanwhile too. */
+  private queued: Promise<void> | null = null;
 
   constructor(private readonly store: GroupedWrites<Tx>) {}
 
@@ -53,8 +55,13 @@ export class DeferredWrites<Tx> {
    * committed or failed (a failure is told to each batch, never thrown here).
    */
   flush(): Promise<void> {
-    this.last = this.last.then(() => this.commit());
-    return this.last;
+    if (this.queued) return this.queued;
+    const run = this.last.then(() => {
+      this.queued = null;
+      return this.commit();
+    });
+    this.queued = this.last = run;
+    return run;
   }
 
   /** Stops the timer and commits what is buffered (the server stopping). */

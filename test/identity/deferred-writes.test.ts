@@ -6,29 +6,10 @@ import { buildTestApp, type TestApp } from "../support/app";
 import { EVERY_ROW } from "~/shared/store-scope";
 import { DeferredWrites } from "~/shared/deferred-writes";
 import type { Repos, Store } from "~/store/store";
-import { openTestStore } from "../support/store";
+import { countWrites, openTestStore } from "../support/store";
 
 const HOUR = 3_600_000;
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-
-/** Counts the store's write transactions (write and group) from now on. */
-function countWrites(store: Store): string[] {
-  const calls: string[] = [];
-  const { write, group } = store;
-  // PostgreSQL's group is its write: the write it calls at once is the same transaction.
-  let inGroup = false;
-  store.write = ((fn, scope) => (inGroup || calls.push("write"), write.call(store, fn, scope))) as Store["write"];
-  store.group = ((fn, scope) => {
-    calls.push("group");
-    inGroup = true;
-    try {
-      return group.call(store, fn, scope);
-    } finally {
-      inGroup = false;
-    }
-  }) as Store["group"];
-  return calls;
-}
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -104,7 +85,9 @@ describe("the shared periodic commit", () => {
             })
           : null,
       );
-      await writes.flush();
+      const flush = writes.flush();
+      expect(writes.flush()).toBe(flush); // not started yet: one commit takes what both callers wait for
+      await flush;
       expect(told).toEqual(["a failed", "b failed: disk full"]);
       expect(calls).toEqual(["group"]);
       expect(await store.read((r) => r.governance.audit("o", 0, 2, 10))).toEqual([]);

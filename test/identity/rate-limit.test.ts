@@ -6,7 +6,7 @@ import { RequestLimits } from "~/identity/request-limits";
 import { AppError } from "~/shared/errors";
 import type { Principal } from "~/shared/principal";
 import { parseRate } from "~/shared/rate";
-import { openTestStore } from "../support/store";
+import { countWrites, openTestStore } from "../support/store";
 import { DeferredWrites } from "~/shared/deferred-writes";
 import type { Repos, Store } from "~/store/store";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -98,14 +98,9 @@ describe("RateLimiter", () => {
   test("far below the limit, a bucket is brought up to date by a read, also into the next window: no write until the flush", async () => {
     const store = await openTestStore();
     stores.push(store);
-    // Every write transaction the limiter asks for (a commit makes other connections drop their caches).
-    const writes: string[] = [];
-    const counted = Object.assign(Object.create(store), {
-      group: ((fn) => (writes.push("group"), store.group(fn))) as typeof store.group,
-      write: ((fn) => (writes.push("write"), store.write(fn))) as typeof store.write,
-    });
+    const writes = countWrites(store); // every write transaction the limiter asks for
     let now = T0 + 1;
-    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", writesOf(counted), () => now);
+    const rl = new RateLimiter(store, { limit: 100, windowMs: MIN }, "rate:", writesOf(store), () => now);
     expect(await rl.take("k")).toEqual({ ok: true }); // new to this process: written (and old windows pruned)
     expect(writes).toEqual(["group"]);
     now += 1_000; // the bucket's counts are a second old: read again
@@ -125,15 +120,11 @@ describe("RateLimiter", () => {
   test("into a new window a bucket counted here is read, not written: the old windows go with the next commit", async () => {
     const store = await openTestStore();
     stores.push(store);
-    const writes: string[] = [];
-    const counted = Object.assign(Object.create(store), {
-      group: ((fn) => (writes.push("group"), store.group(fn))) as typeof store.group,
-      write: ((fn) => (writes.push("write"), store.write(fn))) as typeof store.write,
-    });
+    await store.write((r) => r.rateLimits.hit("rate:old", T0 - MIN, MIN, 1)); // kept by the first prune
+    const writes = countWrites(store);
     let now = T0 + 1;
-    const rl = new RateLimiter(counted, { limit: 100, windowMs: MIN }, "rate:", writesOf(counted), () => now);
+    const rl = new RateLimiter(store, { limit: 100, windowMs: MIN }, "rate:", writesOf(store), () => now);
     expect(await rl.take("k")).toEqual({ ok: true }); // new to this process: written
-    await store.write((r) => r.rateLimits.hit("rate:old", T0 - MIN, MIN, 1));
     now = T0 + MIN + 1;
     expect(await rl.take("k")).toEqual({ ok: true });
     expect(writes).toEqual(["group"]);

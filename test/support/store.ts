@@ -91,3 +91,25 @@ export async function askedTwiceAtOnce<T>(
   await held;
   return Promise.all(asked);
 }
+
+/**
+ * The store's write transactions (write and group) from now on, in order: each commits (grouped ones may
+ * share a commit), and a commit makes every other connection to a SQLite file drop its page cache.
+ */
+export function countWrites(store: Store): string[] {
+  const calls: string[] = [];
+  const { write, group } = store;
+  // PostgreSQL's group is its write: the write it calls at once is the same transaction.
+  let inGroup = false;
+  store.write = ((fn, scope) => (inGroup || calls.push("write"), write.call(store, fn, scope))) as Store["write"];
+  store.group = ((fn, scope) => {
+    calls.push("group");
+    inGroup = true;
+    try {
+      return group.call(store, fn, scope);
+    } finally {
+      inGroup = false;
+    }
+  }) as Store["group"];
+  return calls;
+}
