@@ -201,21 +201,23 @@ export class PolicyService implements WriteGate, RetentionFloor {
     return effective.policy;
   }
 
-  async checkWrite(input: {
-    org: string;
-    memorySpaceId: string;
-    importance: number;
-    metadata: Record<string, unknown>;
-  }): Promise<void> {
-    const { policy, explicit } = await this.forSpace(input.org, input.memorySpaceId);
-    if (!requiresJustification(policy, input.importance, explicit)) return;
-    const j = input.metadata.justification;
-    if (typeof j !== "string" || !j.trim())
-      throw new AppError(
-        "VALIDATION_ERROR",
-        `importance ${input.importance} requires a non-empty metadata.justification under the ${policy.compliance.mode} policy of '${input.memorySpaceId}'`,
-        "metadata.justification",
-      );
+  async admit(
+    space: { org: string; memorySpaceId: string },
+    memories: readonly { importance: number; metadata: Record<string, unknown> }[],
+  ): Promise<(now: number) => number | null> {
+    const { policy, explicit } = await this.forSpace(space.org, space.memorySpaceId);
+    for (const m of memories) {
+      if (!requiresJustification(policy, m.importance, explicit)) continue;
+      const j = m.metadata.justification;
+      if (typeof j !== "string" || !j.trim())
+        throw new AppError(
+          "VALIDATION_ERROR",
+          `importance ${m.importance} requires a non-empty metadata.justification under the ${policy.compliance.mode} policy of '${space.memorySpaceId}'`,
+          "metadata.justification",
+        );
+    }
+    const min = minimumRetentionMs(policy);
+    return (now) => (min > 0 ? now + min : null);
   }
 
   /** Drops the cache when another process changed the store: once per resolution (each ask is a query on SQLite). */

@@ -29,13 +29,15 @@ export interface GraphLinker {
 }
 
 export interface WriteGate {
-  /** Throws AppError VALIDATION_ERROR when policy forbids the write (e.g. missing justification). */
-  checkWrite(input: {
-    org: string;
-    memorySpaceId: string;
-    importance: number;
-    metadata: Record<string, unknown>;
-  }): Promise<void>;
+  /**
+   * Throws AppError VALIDATION_ERROR when policy forbids writing these memories of the space (e.g. a missing
+   * justification); else answers what a record written at `now` earns, as RetentionFloor.retainUntil would:
+   * one policy resolution for the check and the retention of a whole write.
+   */
+  admit(
+    space: { org: string; memorySpaceId: string },
+    memories: readonly { importance: number; metadata: Record<string, unknown> }[],
+  ): Promise<(now: number) => number | null>;
 }
 
 /**

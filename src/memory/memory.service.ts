@@ -115,21 +115,17 @@ export class MemoryService {
       sessionId: input.session_id ?? "",
     };
     const drafts = await draftsOf(input, this.hooks.facts);
-    for (const d of drafts)
-      await this.hooks.gate.checkWrite({
-        org: scope.org,
-        memorySpaceId: scope.agentId,
-        importance: d.traits.importance,
-        metadata: d.metadata,
-      });
+    const retention = await this.hooks.gate.admit(
+      { org: scope.org, memorySpaceId: scope.agentId },
+      drafts.map((d) => ({ importance: d.traits.importance, metadata: d.metadata })),
+    );
     const [claims, vectors] = await Promise.all([
       this.facts.claims(scope, drafts),
       this.search.embed(drafts.map((d) => d.text)),
     ]);
     const now = at?.createdAt ?? this.clock.now();
     // An imported memory earns its minimum retention from when it was first written, like any other.
-    const retainUntil =
-      (await this.hooks.floor.retainUntil({ org: scope.org, memorySpaceId: scope.agentId }, now)) ?? null;
+    const retainUntil = retention(now);
     const stored = await this.store.group(async (tx) => {
       const conversationRef = input.messages
         ? ((await this.hooks.conversations.record(tx, {
@@ -315,12 +311,9 @@ export class MemoryService {
     const row = await this.mustGet(scope, input.memory_id);
     const metadata = mergeMetadata(JSON.parse(row.metadata), input.metadata);
     const traits = readTraits(metadata, row.source_type);
-    await this.hooks.gate.checkWrite({
-      org: row.org_id,
-      memorySpaceId: row.agent_id,
-      importance: traits.importance,
-      metadata,
-    });
+    const retention = await this.hooks.gate.admit({ org: row.org_id, memorySpaceId: row.agent_id }, [
+      { importance: traits.importance, metadata },
+    ]);
     const text = input.memory ?? row.memory;
     const space = { org: row.org_id, userId: row.user_id, agentId: row.agent_id, sessionId: row.session_id };
     const [[claims], vectors] =
@@ -328,8 +321,7 @@ export class MemoryService {
         ? await Promise.all([this.facts.claims(space, [{ text, own: true }]), this.search.embed([text])])
         : [[undefined], null];
     const now = this.clock.now();
-    const retainUntil =
-      (await this.hooks.floor.retainUntil({ org: row.org_id, memorySpaceId: row.agent_id }, now)) ?? null;
+    const retainUntil = retention(now);
     await this.store.write(async (tx) => {
       const current = await this.mustGet(scope, input.memory_id, tx);
       if (current.version !== row.version)
@@ -397,12 +389,9 @@ export class MemoryService {
       throw validationError("memory", "memory states the same as the memory it would supersede");
     const metadata = body.metadata ?? JSON.parse(old.metadata);
     const traits = readTraits(metadata, old.source_type);
-    await this.hooks.gate.checkWrite({
-      org: old.org_id,
-      memorySpaceId: old.agent_id,
-      importance: traits.importance,
-      metadata,
-    });
+    const retention = await this.hooks.gate.admit({ org: old.org_id, memorySpaceId: old.agent_id }, [
+      { importance: traits.importance, metadata },
+    ]);
     const scope = { org: old.org_id, userId: old.user_id, agentId: old.agent_id, sessionId: old.session_id };
     const draft = { text: body.memory, metadata, traits, own: true };
     const [[claims], vectors] = await Promise.all([
@@ -410,8 +399,7 @@ export class MemoryService {
       this.search.embed([body.memory]),
     ]);
     const now = this.clock.now();
-    const retainUntil =
-      (await this.hooks.floor.retainUntil({ org: old.org_id, memorySpaceId: old.agent_id }, now)) ?? null;
+    const retainUntil = retention(now);
     const out = await this.store.group(async (tx) => {
       const current = await this.mustGet(who, ref.memory_id, tx);
       if (current.superseded_by) throw alreadySuperseded(current);
