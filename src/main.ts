@@ -161,8 +161,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
     models,
     close: once(async () => {
       await models?.close();
-      await governance.close();
-      await keys.close();
+      // Audit rows, rate-limit counts and keys' last use still buffered: their one shared commit.
       await writes.close();
       await (await workers)?.close();
       await graph.close().catch(() => {});

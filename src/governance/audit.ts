@@ -219,11 +219,6 @@ export class AuditLog {
     }));
     return { success: true as const, entries };
   }
-
-  /** Writes what is buffered (the shared commit's timer is its owner's to stop). */
-  close(): Promise<void> {
-    return this.flush();
-  }
 }
 
 /** The row of a call in `org`; the principal, route and duration only when the request was authenticated. */

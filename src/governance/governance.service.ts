@@ -68,8 +68,4 @@ export class GovernanceService {
   simulate = (policy: unknown, org: string) => this.enforcer.simulate(policy, org);
   getComplianceReport = (options: unknown, org: string) => this.reports.complianceReport(options, org);
   getEnforcementStats = (options: unknown, org: string) => this.reports.enforcementStats(options, org);
-
-  close(): Promise<void> {
-    return this.audit.close();
-  }
 }

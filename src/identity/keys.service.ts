@@ -180,10 +180,6 @@ export class KeysService {
         this.logger.warn("could not record the last use of keys", { keys: uses.length, error: (e as Error).message }),
     };
   }
-
-  close(): Promise<void> {
-    return this.flush();
-  }
 }
 
 /** Stored digests compared (not secret: the store's own bytes, to tell a row whose digest changed). */
