@@ -10,7 +10,7 @@ import type { GovernancePolicyPatch, PolicyResult, PolicyRules, PolicyScope } fr
 import { validateAgentOverride, validatePolicy, validateRemoveScope } from "./validate";
 import { checkScopeIds } from "./policy-checks";
 import { deepMerge, effectivePolicy } from "./merge";
-import { minimumRetentionMs, requiresJustification } from "./retention-rules";
+import { earnedRetention, requiresJustification } from "./retention-rules";
 import { ownOrg } from "./caller-org";
 
 export interface Effective {
@@ -177,8 +177,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
   }
 
   async retainUntil(scope: RetentionScope, now: number, tx?: Repos): Promise<number | null> {
-    const min = minimumRetentionMs(await this.policyOf(scope, tx));
-    return min > 0 ? now + min : null;
+    return earnedRetention(await this.policyOf(scope, tx))(now);
   }
 
   async heldUntil(
@@ -188,9 +187,9 @@ export class PolicyService implements WriteGate, RetentionFloor {
     now: number,
     tx?: Repos,
   ): Promise<number | null> {
-    const min = minimumRetentionMs(await this.policyOf(scope, tx));
+    const earned = earnedRetention(await this.policyOf(scope, tx))(writtenAt);
     // Exactly at the limit is deletable, as in the planner ("older than X" means now >= t + X).
-    const until = Math.max(retainUntil ?? -Infinity, min > 0 ? writtenAt + min : -Infinity);
+    const until = Math.max(retainUntil ?? -Infinity, earned ?? -Infinity);
     return now < until ? until : null;
   }
 
@@ -217,8 +216,7 @@ export class PolicyService implements WriteGate, RetentionFloor {
           "metadata.justification",
         );
     }
-    const min = minimumRetentionMs(policy);
-    return (now) => (min > 0 ? now + min : null);
+    return earnedRetention(policy);
   }
 
   /** Drops the cache when another process changed the store: once per resolution (each ask is a query on SQLite). */

@@ -13,6 +13,12 @@ export function minimumRetentionMs(policy: PolicyRules): number {
   return MINIMUM_RETENTION_MODES.includes(mode) ? Math.max(0, dataRetentionYears) * YEAR_MS : 0;
 }
 
+/** The retain_until a record written at `writtenAt` earns under `policy` (SPEC §5.4); null: none. */
+export function earnedRetention(policy: PolicyRules): (writtenAt: number) => number | null {
+  const min = minimumRetentionMs(policy);
+  return (writtenAt) => (min > 0 ? writtenAt + min : null);
+}
+
 /**
  * True when deleting data whose youngest part was written at `youngestAt` would break the
  * minimum retention: the one the policy in force keeps, or the one the data earned when it was
