@@ -107,6 +107,9 @@ describe("audit log", () => {
     policies.auditScope = (org) => (lookups++, lookup(org));
     try {
       await t.get("/list_memories?user_id=u"); // the first call reads the policy into the cache
+      // That read runs after the answer: the next call must not race it (on a loaded machine it could
+      // still be queued behind the store's other work, and the next call would look the policy up too).
+      await t.services.governance.audit.settle();
       const first = lookups;
       await t.get("/list_memories?user_id=v");
       await t.post("/add_memories", { user_id: "v", agent_id: "bot", memory: "hello" });
