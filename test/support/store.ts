@@ -27,9 +27,18 @@ export function recordStatements(db: Db): Set<string> {
   return statements;
 }
 
-/** SQLite's plan of a statement, one line per step (EXPLAIN QUERY PLAN's detail column). */
-export const queryPlan = (db: Db, sql: string): string[] =>
-  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail);
+/**
+ * SQLite's plan of a statement, one line per step (EXPLAIN QUERY PLAN's detail column). The statement is
+ * finalized at once: an explained write left open holds the connection "in progress" for the next SAVEPOINT.
+ */
+export function queryPlan(db: Db, sql: string): string[] {
+  const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  try {
+    return (explain.all() as { detail: string }[]).map((p) => p.detail);
+  } finally {
+    explain.finalize();
+  }
+}
 
 /**
  * Rows of a test's own SQL on the store under a test app, on either engine (`?` placeholders): SQLite
