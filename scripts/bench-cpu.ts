@@ -3,8 +3,11 @@
 // request (all its threads, from /proc) stays put. A and B serve copies of one store loaded once.
 // Usage: bun scripts/bench-cpu.ts [--memories=20000] [--users=N/1000] [--requests=2000] [--rounds=4]
 //          [--concurrency=8] [--kinds=search,get,list,add] [--a-auth] [--b-auth] [--a-root=DIR] [--b-root=DIR]
+//          [--audit-off=a|b]
 // Default: A without auth, B with --auth (a member key per user, every request audited, rate limit out of
 // reach), both from this tree. --a-root/--b-root serve from another checkout (e.g. before/after a change).
+// --audit-off=a: what auditing the local operator costs; both sides get the same organization policy (GDPR's),
+// with compliance.auditLogging off on side a (or b) and on on the other (without auth only).
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,17 +27,21 @@ const ROOT = join(import.meta.dir, "..");
 const side = (name: "a" | "b", authByDefault: boolean) => ({
   name: name.toUpperCase(),
   root: arg(`${name}-root`, ROOT),
-  // B has auth by default only when both sides serve this tree (A against B is then auth off against on).
+  // B has auth by default only when both sides serve this tree (A against B is then auth off against on)
+  // and auditing is not what is compared.
   auth:
-    process.argv.includes(`--${name}-auth`) || (authByDefault && !process.argv.some((a) => a.startsWith("--a-root="))),
+    process.argv.includes(`--${name}-auth`) ||
+    (authByDefault && !process.argv.some((a) => a.startsWith("--a-root=") || a.startsWith("--audit-off="))),
 });
 const SIDES = [side("a", false), side("b", true)];
+const AUDIT_OFF = arg("audit-off", "").toUpperCase();
 /** --profile=DIR: both servers write a CPU profile there when they stop (bun --cpu-prof). */
 const PROFILE = arg("profile", "");
 
 type Server = { url: string; proc: ReturnType<typeof Bun.spawn>; keys?: Record<string, string> };
 const procs: ReturnType<typeof Bun.spawn>[] = [];
 const dir = mkdtempSync(join(tmpdir(), "engram-bench-cpu-"));
+const ORG = process.env.ENGRAM_ORG_ID || "default";
 const users = Array.from({ length: USERS }, (_, u) => `user-${u}`);
 
 async function start(root: string, store: string, flags: string[], profile = ""): Promise<Server> {
@@ -130,6 +137,18 @@ async function round(kind: string, s: Server, seed: number, ids: [string, string
   return (cpuNs(s.proc.pid) - before) / 1000 / REQUESTS;
 }
 
+/** The organization's policy: GDPR's template with the operator's calls audited or not. */
+async function auditPolicy(s: Server, on: boolean): Promise<void> {
+  const template = (await (await fetch(`${s.url}/governance/templates/GDPR`)).json()) as Record<string, any>;
+  const policy = { ...template, organizationId: ORG, compliance: { ...template.compliance, auditLogging: on } };
+  const res = await fetch(`${s.url}/governance/policies`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(policy),
+  });
+  if (res.status !== 200) throw new Error(`policy on ${s.url}: ${res.status} ${await res.text()}`);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
@@ -147,10 +166,12 @@ try {
     const admin = sd.auth ? createAdminKey(["bun", join(sd.root, "src/cli/index.ts")], [`--store-url=${store}`]) : "";
     const s = await start(sd.root, store, flags, PROFILE && join(PROFILE, sd.name));
     if (sd.auth) s.keys = await memberKeys(s.url, admin, users);
+    if (AUDIT_OFF) await auditPolicy(s, sd.name !== AUDIT_OFF);
     servers.push(s);
   }
   console.log(`\n${N} memories, ${USERS} users, ${REQUESTS} requests × ${ROUNDS} rounds, concurrency ${C}`);
-  console.log(SIDES.map((s) => `${s.name}: ${s.root}${s.auth ? " --auth" : ""}`).join("\n"));
+  const audits = (name: string) => (AUDIT_OFF ? (name === AUDIT_OFF ? " audit off" : " audit on") : "");
+  console.log(SIDES.map((s) => `${s.name}: ${s.root}${s.auth ? " --auth" : ""}${audits(s.name)}`).join("\n"));
   console.log("\n| endpoint | A µs CPU/req (median) | B µs CPU/req (median) | B / A | rounds A | rounds B |");
   console.log("|---|---|---|---|---|---|");
   for (const kind of KINDS) {
