@@ -28,6 +28,8 @@ export class SqliteMemoryRepo implements MemoryRepo {
     private readonly db: Db,
     /** Where a group commit's new rows wait for their keyword-index entries (group-commit.ts). */
     private readonly tail: BatchTail = new BatchTail(),
+    /** Told when text was indexed (keyword-upkeep.ts). */
+    private readonly indexed: () => void = () => {},
   ) {}
 
   async insert(m: NewMemory): Promise<number> {
@@ -41,8 +43,9 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const rowid = r!.rowid;
     // A row a later job of the batch deleted has no entry to get (none is in the group's jobs today).
     this.tail.later(() => {
-      if (this.db.query("SELECT 1 FROM memories WHERE rowid = ?").get(rowid))
-        indexMemory(this.db, rowid, { org: m.org_id, userId: m.user_id }, m.memory, true);
+      if (!this.db.query("SELECT 1 FROM memories WHERE rowid = ?").get(rowid)) return;
+      indexMemory(this.db, rowid, { org: m.org_id, userId: m.user_id }, m.memory, true);
+      this.indexed();
     });
     return rowid;
   }
@@ -140,7 +143,10 @@ export class SqliteMemoryRepo implements MemoryRepo {
         row.rowid,
         row.user_id,
       );
-    if (next.memory !== row.memory) indexMemory(this.db, row.rowid, ownerOf(row), next.memory);
+    if (next.memory !== row.memory) {
+      indexMemory(this.db, row.rowid, ownerOf(row), next.memory);
+      this.indexed();
+    }
   }
 
   async versions(o: Owner, id: string): Promise<VersionRow[]> {

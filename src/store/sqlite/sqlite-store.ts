@@ -35,6 +35,7 @@ import { SqliteSpaceRepo } from "./space-repo";
 import { SqliteGraphRepo } from "./graph-repo";
 import type { VectorIndexKind } from "./platform";
 import { SqliteKeyRepo } from "./key-repo";
+import { KEYWORD_UPKEEP, KeywordUpkeep, type KeywordUpkeepOptions } from "./keyword-upkeep";
 
 export { PAGE_CACHE_MB };
 
@@ -54,6 +55,8 @@ export interface SqliteStoreOptions {
   /** ENGRAM_ORG_ID: where a migration puts rows stored before organizations existed; required unless read-only. */
   homeOrg?: string;
   logger: Logger;
+  /** When and how the keyword index is merged (keyword-upkeep.ts); false: never. A read-only connection never is. */
+  keywordUpkeep?: KeywordUpkeepOptions | false;
 }
 
 export class SqliteStore implements Store {
@@ -65,18 +68,24 @@ export class SqliteStore implements Store {
   private readonly commits: GroupCommit;
   /** Which vector index serves: sqlite-vec where this connection loaded it, else the portable one. */
   readonly vectorIndex: VectorIndexKind;
+  /** Merges the keyword index once writes go quiet; null on a read-only connection or when turned off. */
+  readonly keywordUpkeep: KeywordUpkeep | null;
 
   /** `db`: for the store's own tests and diagnostics only; nothing outside store/ sees it. */
   constructor(
     readonly db: Db,
     private readonly logger: Logger,
+    upkeep: KeywordUpkeepOptions | false = KEYWORD_UPKEEP,
   ) {
     this.vectorIndex = vectorSupport(db).index;
-    this.commits = new GroupCommit(db, this.turns, undefined, () => this.external.committed());
+    const committed = () => this.external.committed();
+    this.commits = new GroupCommit(db, this.turns, undefined, committed);
     const writable = !db.query<{ query_only: number }, []>("PRAGMA query_only").get()!.query_only;
     this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
+    const keywords = writable && upkeep ? new KeywordUpkeep(db, this.turns, upkeep, logger, committed) : null;
+    this.keywordUpkeep = keywords;
     this.repos = {
-      memories: new SqliteMemoryRepo(db, this.commits.tail),
+      memories: new SqliteMemoryRepo(db, this.commits.tail, () => keywords?.indexed()),
       facts: new SqliteFactRepo(db),
       search: new SqliteSearchRepo(db),
       vectors: new SqliteVectorRepo(db, this.vectorIndex, this.vectorErasures, logger),
@@ -173,6 +182,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.keywordUpkeep?.close();
     await this.vectorErasures.finish();
     await this.turns.run(() => this.db.close());
   }
@@ -200,7 +210,7 @@ export async function openSqliteStore(o: SqliteStoreOptions): Promise<SqliteStor
       throw new Error("a store opened for writing needs its home organization (ENGRAM_ORG_ID)");
     migrate(db, o.homeOrg);
   }
-  return new SqliteStore(db, o.logger);
+  return new SqliteStore(db, o.logger, o.keywordUpkeep);
 }
 
 const noop = () => {};

@@ -1,0 +1,133 @@
+// Keeps the FTS5 keyword index in few segments. Each commit that indexes text writes a segment, and
+// FTS5's own automerge leaves a store loaded by many commits with 8–16 of them; every term lookup
+// searches each one (docs/ARCHITECTURE.md "Keyword index upkeep"). Once no text was indexed for a while,
+// the server's connection merges them, a few pages per write transaction, so a write waits one step at most.
+import type { Logger } from "~/shared/logger";
+import type { Db } from "./connection";
+import type { Turns } from "./turns";
+
+export interface KeywordUpkeepOptions {
+  /** How long no text must have been indexed before a merge starts (and again after a write stopped one). */
+  quietMs: number;
+  /** The index is left as it is with this many segments or fewer. */
+  maxSegments: number;
+  /** Pages one merge step writes at most (FTS5 'merge' N): at 100k memories 64 pages took 12 ms (max 37). */
+  stepPages: number;
+  /** Between steps: lets waiting writes have the connection (default: the next turn of the event loop; tests gate it). */
+  pause?: () => Promise<void>;
+}
+
+export const KEYWORD_UPKEEP: KeywordUpkeepOptions = { quietMs: 1000, maxSegments: 3, stepPages: 32 };
+
+/**
+ * Merges take segments of one level only (FTS5 'usermerge' 2: two of a level are enough), so recent small
+ * segments merge with each other and the large old one is rewritten only once one of its size has grown
+ * beside it: the work of a run is bounded by what was written since the index was last merged, not by its size.
+ */
+const USERMERGE = 2;
+
+export class KeywordUpkeep {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastIndexed = 0;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  /** Merge steps committed so far (diagnostics and tests). */
+  steps = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly turns: Turns,
+    private readonly o: KeywordUpkeepOptions,
+    private readonly logger: Logger,
+    /** Told after each step's COMMIT (the store's own commits are not another process's). */
+    private readonly committed: () => void,
+  ) {
+    // A store opened with many segments (loaded by an earlier run, or an older build) is merged once quiet too.
+    this.arm(o.quietMs);
+  }
+
+  /** Text was indexed in a write of this connection: a merge under way stops, and the quiet wait starts again. */
+  indexed(): void {
+    this.lastIndexed = performance.now();
+    if (!this.timer && !this.running) this.arm(this.o.quietMs);
+  }
+
+  /** The keyword index's segments now (each term lookup searches every one). */
+  segments(): Promise<number> {
+    return this.turns.run(() => this.count());
+  }
+
+  /** Merges until FTS5 finds nothing left to merge, a write comes, or the store closes; resolves then. */
+  run(): Promise<void> {
+    this.running ??= this.merge().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Stops: no step starts after this, and the one under way (if any) has committed when it resolves. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private arm(ms: number): void {
+    if (this.closed || !Number.isFinite(ms)) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const idle = performance.now() - this.lastIndexed;
+      if (idle < this.o.quietMs) this.arm(this.o.quietMs - idle);
+      // Left for the next quiet time (another process may have held the write lock beyond busy_timeout).
+      else this.run().catch((e) => this.logger.warn("keyword index merge stopped", { error: (e as Error).message }));
+    }, ms);
+    // A CLI command that opened the store ends when its work does, not a second later.
+    this.timer.unref?.();
+  }
+
+  private async merge(): Promise<void> {
+    const start = performance.now();
+    try {
+      if (this.closed || (await this.segments()) <= this.o.maxSegments) return;
+      while (!this.closed && this.lastIndexed <= start && (await this.turns.run(() => this.step())))
+        await (this.o.pause ?? nextTurn)();
+    } finally {
+      // Text indexed meanwhile: merged once it is quiet again.
+      if (this.lastIndexed > start) this.arm(this.o.quietMs);
+    }
+  }
+
+  /** One write transaction of at most stepPages merged pages; false when FTS5 found nothing to merge. */
+  private step(): boolean {
+    if (this.closed) return false;
+    this.db.run("BEGIN IMMEDIATE");
+    try {
+      const usermerge = this.db
+        .query<{ v: number }, []>("SELECT v FROM memories_fts_config WHERE k = 'usermerge'")
+        .get()?.v;
+      if (usermerge !== USERMERGE)
+        this.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('usermerge', ?)", [USERMERGE]);
+      const before = this.totalChanges();
+      this.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)", [this.o.stepPages]);
+      // FTS5's documented test: fewer than 2 changes means the command merged nothing.
+      const merged = this.totalChanges() - before >= 2;
+      this.db.run("COMMIT");
+      this.committed();
+      this.steps++;
+      return merged;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.run("ROLLBACK");
+      throw e;
+    }
+  }
+
+  private totalChanges(): number {
+    return this.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+  }
+
+  private count(): number {
+    return this.db.query<{ n: number }, []>("SELECT count(DISTINCT segid) AS n FROM memories_fts_idx").get()!.n;
+  }
+}
+
+const nextTurn = () => new Promise<void>((go) => setImmediate(go));

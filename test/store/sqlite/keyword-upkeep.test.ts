@@ -1,0 +1,164 @@
+// The keyword index's upkeep (store/sqlite/keyword-upkeep.ts): once text stops being indexed the server's
+// connection merges FTS5 segments in steps; a write between steps is kept and stops the merge, closing the
+// store stops it after the step under way, and every memory is found by its words throughout.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "~/shared/logger";
+import { openSqliteStore, type SqliteStore } from "~/store/sqlite/sqlite-store";
+import type { KeywordUpkeepOptions } from "~/store/sqlite/keyword-upkeep";
+import { newMemory, owner } from "../../support/memory-rows";
+import { HOME_ORG, NATIVE_CACHE } from "../../support/store";
+
+const dir = mkdtempSync(join(tmpdir(), "engram-keyword-upkeep-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Never on a timer (quietMs Infinity): each test starts the merge itself. */
+const manual = (o: Partial<KeywordUpkeepOptions> = {}): KeywordUpkeepOptions => ({
+  quietMs: Number.POSITIVE_INFINITY,
+  maxSegments: 1,
+  stepPages: 1,
+  ...o,
+});
+
+const open = (name: string, keywordUpkeep: KeywordUpkeepOptions | false) =>
+  openSqliteStore({
+    path: join(dir, name),
+    nativeCacheDir: NATIVE_CACHE,
+    homeOrg: HOME_ORG,
+    logger: silentLogger(),
+    keywordUpkeep,
+  });
+
+/**
+ * `n` memories, each in a write of its own (a commit, so a segment), all holding "bees"; 400 words of their
+ * own each, so a segment spans several pages and a merge takes more than one step of a page.
+ */
+async function fill(store: SqliteStore, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const words = Array.from({ length: 400 }, (_, j) => `w${i}x${j}`).join(" ");
+    await store.write((r) => r.memories.insert(newMemory(`m${i}`, `bees ${words}`)));
+  }
+}
+
+const bees = (store: SqliteStore) => store.read((r) => r.search.termDocs(owner("alice"), ["bees"]));
+const integrity = (store: SqliteStore) =>
+  store.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 0)");
+
+/** A gate for the pause between steps: `reached` resolves at the first pause, which waits for `release`. */
+function gate() {
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((r) => (reach = r));
+  const released = new Promise<void>((r) => (release = r));
+  return { reached, release, pause: () => (reach(), released) };
+}
+
+test("a merge run leaves a keyword index of 40 commits in one segment, and every memory is found by its words as before", async () => {
+  const store = await open("merge.db", manual({ stepPages: 64 }));
+  try {
+    await fill(store, 40);
+    const before = await bees(store);
+    expect(await store.keywordUpkeep!.segments()).toBeGreaterThan(3);
+    await store.keywordUpkeep!.run();
+    expect(await store.keywordUpkeep!.segments()).toBe(1);
+    expect(await bees(store)).toEqual(before);
+    expect(before.rowids[0]!.length).toBe(40);
+    integrity(store);
+  } finally {
+    await store.close();
+  }
+});
+
+test("an index with no more segments than allowed is not merged: the run commits nothing", async () => {
+  const store = await open("few.db", manual({ maxSegments: 100 }));
+  try {
+    await fill(store, 5);
+    const changes = store.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n;
+    await store.keywordUpkeep!.run();
+    expect(store.keywordUpkeep!.steps).toBe(0);
+    expect(store.db.query<{ n: number }, []>("SELECT total_changes() AS n").get()!.n).toBe(changes);
+  } finally {
+    await store.close();
+  }
+});
+
+test("a memory written between two merge steps is kept and found, and the merge stops until it is quiet again", async () => {
+  const g = gate();
+  const store = await open("write.db", manual({ pause: g.pause }));
+  try {
+    await fill(store, 30);
+    const run = store.keywordUpkeep!.run();
+    await g.reached;
+    await store.write((r) => r.memories.insert(newMemory("late", "bees arrived late")));
+    g.release();
+    await run;
+    expect(store.keywordUpkeep!.steps).toBe(1);
+    expect((await bees(store)).rowids[0]!.length).toBe(31);
+    integrity(store);
+    // The next run (writes are quiet now) merges to the end: the late memory's segment stays on a level of its own.
+    await store.keywordUpkeep!.run();
+    expect(store.keywordUpkeep!.steps).toBeGreaterThan(1);
+    expect(await store.keywordUpkeep!.segments()).toBe(2);
+    expect((await bees(store)).rowids[0]!.length).toBe(31);
+  } finally {
+    await store.close();
+  }
+});
+
+test("closing the store during a merge commits the step under way and starts no other; opened again, the store is whole and the merge ends", async () => {
+  const g = gate();
+  const path = "close.db";
+  const store = await open(path, manual({ pause: g.pause }));
+  await fill(store, 30);
+  const run = store.keywordUpkeep!.run();
+  await g.reached;
+  const closed = store.close();
+  g.release();
+  await Promise.all([run, closed]);
+  expect(store.keywordUpkeep!.steps).toBe(1);
+  const again = await open(path, manual());
+  try {
+    integrity(again);
+    expect((await bees(again)).rowids[0]!.length).toBe(30);
+    expect(await again.keywordUpkeep!.segments()).toBeGreaterThan(1);
+    await again.keywordUpkeep!.run();
+    expect(await again.keywordUpkeep!.segments()).toBe(1);
+    integrity(again);
+    expect((await bees(again)).rowids[0]!.length).toBe(30);
+  } finally {
+    await again.close();
+  }
+});
+
+test("a store merges by itself once no text was indexed for the quiet time", async () => {
+  const g = gate();
+  const store = await open("timer.db", { quietMs: 0, maxSegments: 1, stepPages: 1, pause: g.pause });
+  try {
+    await fill(store, 30);
+    await g.reached;
+    expect(store.keywordUpkeep!.steps).toBe(1);
+    g.release();
+  } finally {
+    await store.close();
+  }
+});
+
+test("a read-only connection (a search worker's) never merges, nor does a store opened without upkeep", async () => {
+  const writer = await open("readonly.db", false);
+  await fill(writer, 3);
+  expect(writer.keywordUpkeep).toBeNull();
+  await writer.close();
+  const reader = await openSqliteStore({
+    path: join(dir, "readonly.db"),
+    nativeCacheDir: NATIVE_CACHE,
+    readOnly: true,
+    logger: silentLogger(),
+  });
+  try {
+    expect(reader.keywordUpkeep).toBeNull();
+  } finally {
+    await reader.close();
+  }
+});
