@@ -214,9 +214,12 @@ export class PgGovernanceRepo implements GovernanceRepo {
   }
 }
 
-/** The organizations with audit entries, in order: each the least one after the last (an index probe each). */
+/**
+ * The organizations with audit entries, in order: each the first one after the last, read from the index
+ * (ORDER BY … LIMIT 1: min() is not answered from the index under row-level security, and read every entry).
+ */
 const AUDIT_ORGANIZATIONS = `WITH RECURSIVE orgs(o) AS (
-    SELECT min(organization_id) FROM audit_log
-    UNION ALL SELECT (SELECT min(organization_id) FROM audit_log WHERE organization_id > orgs.o) FROM orgs
-      WHERE orgs.o IS NOT NULL
+    SELECT (SELECT organization_id FROM audit_log ORDER BY organization_id LIMIT 1)
+    UNION ALL SELECT (SELECT organization_id FROM audit_log WHERE organization_id > orgs.o ORDER BY organization_id LIMIT 1)
+      FROM orgs WHERE orgs.o IS NOT NULL
   ) SELECT o FROM orgs WHERE o IS NOT NULL`;

@@ -211,8 +211,9 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
 const AUDIT_COLUMNS =
   "id, at, organization_id, memory_space_id, user_id, method, path, status, principal, route, duration_ms";
 
-/** The organizations with audit entries, in order: each the least one after the last (an index probe each). */
+/** The organizations with audit entries, in order: each the least one after the last (one index probe each). */
 const AUDIT_ORGANIZATIONS = `WITH RECURSIVE orgs(o) AS (
     SELECT min(organization_id) FROM audit_log
-    UNION ALL SELECT (SELECT min(organization_id) FROM audit_log WHERE organization_id > orgs.o) FROM orgs WHERE orgs.o IS NOT NULL
+    UNION ALL SELECT (SELECT min(organization_id) FROM audit_log WHERE organization_id > orgs.o) FROM orgs
+      WHERE orgs.o IS NOT NULL
   ) SELECT o FROM orgs WHERE o IS NOT NULL`;

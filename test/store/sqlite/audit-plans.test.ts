@@ -68,7 +68,7 @@ describe.skipIf(skip)("query plans of the audit log", () => {
   });
 
   test("the prune's list of organizations reads one index entry per organization, not one per entry", () => {
-    const orgs = auditStatements().filter((s) => !/ORDER BY|^UPDATE|^DELETE/.test(s.sql));
+    const orgs = auditStatements().filter((s) => s.sql.startsWith("WITH RECURSIVE"));
     expect(orgs).toHaveLength(1);
     expect(orgs[0]!.plan.filter((d) => d.includes("audit_log"))).toEqual([
       "SEARCH audit_log USING COVERING INDEX audit_log_by_org_id",
