@@ -13,6 +13,7 @@ import type { DeferredBatch, DeferredWrites } from "~/shared/deferred-writes";
 import { GovernanceValidationError } from "~/shared/errors";
 import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
+import type { ErasedUsers } from "./erasure";
 import { YEAR_MS } from "./durations";
 
 const MAX_BUFFER = 10_000;
@@ -34,7 +35,7 @@ export interface AuditCall {
   durationMs?: number;
 }
 
-export class AuditLog {
+export class AuditLog implements ErasedUsers {
   /**
    * Each call's row in call order: a key's or a token's at once; the local operator's after its policy
    * lookup (null when its organization's policy does not log calls).
@@ -157,6 +158,18 @@ export class AuditLog {
   /** Called in an erasure's transaction, which rewrote the stored entries: the ones not yet written follow. */
   forget(owner: Owner, pseudonym: string): void {
     this.erased.set(ownerKey(owner), { pseudonym, until: this.clock.now() + LATE_CALLS_MS });
+  }
+
+  /**
+   * After the erasure committed. A flush that named its rows before `forget` may commit after the erasure's
+   * rename, which then missed them (PostgreSQL runs the two side by side; SQLite one after the other): once
+   * every flush begun so far has committed, the user's entries are renamed again.
+   */
+  async renameLate(owner: Owner): Promise<void> {
+    const e = this.erased.get(ownerKey(owner));
+    if (!e) return;
+    await this.flush();
+    await this.store.write((tx) => tx.governance.pseudonymize(owner, e.pseudonym), orgWide(owner.org));
   }
 
   private pseudonymized(row: AuditRow): AuditRow {

@@ -10,6 +10,14 @@ import { canEraseOnUserRequest, minimumRetentionMs } from "./retention-rules";
 import { pseudonymOf } from "./pseudonym";
 
 type Counts = Record<string, number>;
+
+/** The audit log, as an erasure tells it who is erased (governance/audit.ts). */
+export interface ErasedUsers {
+  /** Inside the erasure's transaction: the pseudonym that now names the user in calls not written yet. */
+  forget(owner: Owner, pseudonym: string): void;
+  /** After its commit: entries committed beside it under the user's id get the pseudonym. */
+  renameLate(owner: Owner): Promise<void>;
+}
 type Count = (layer: string, kept: boolean) => void;
 
 export class UserErasure implements Erasure, DeletionPolicy {
@@ -17,7 +25,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     private readonly policies: PolicyService,
     private readonly clock: Clock,
     /** Told the pseudonym that now stands for the erased user (the audit log's unwritten and late calls). */
-    private readonly onErased: (owner: Owner, pseudonym: string) => void = () => {},
+    private readonly log: ErasedUsers,
   ) {}
 
   async keepSince(
@@ -56,7 +64,7 @@ export class UserErasure implements Erasure, DeletionPolicy {
     // What the user wrote into shared spaces stays (it is the space's, under the space's policy); the
     // writer it names is personal data, so it is named by the pseudonym from now on, as in the logs.
     const renamed = await tx.spaces.renameWriter(owner.org, userId, pseudonym);
-    this.onErased(owner, pseudonym);
+    this.log.forget(owner, pseudonym);
     await tx.governance.recordDeletionRequest({
       id: newId(),
       org: owner.org,
@@ -67,6 +75,10 @@ export class UserErasure implements Erasure, DeletionPolicy {
       retained: JSON.stringify(retained),
     });
     return { retained, renamedIn: renamed.map((u) => ({ org: owner.org, userId: u })) };
+  }
+
+  committed(owner: Owner): Promise<void> {
+    return this.log.renameLate(owner);
   }
 
   private async conversations(tx: Repos, owner: Owner, now: number, count: Count): Promise<void> {

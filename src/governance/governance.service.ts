@@ -35,7 +35,7 @@ export class GovernanceService {
     this.enforcer = new Enforcer(deps.store, this.policies, deps.purger, deps.clock);
     this.reports = new Reports(deps.store, this.policies, this.enforcer, deps.clock);
     this.audit = new AuditLog(deps.store, this.policies, deps.clock, deps.logger, deps.writes);
-    this.erasure = new UserErasure(this.policies, deps.clock, (user, pseudonym) => this.audit.forget(user, pseudonym));
+    this.erasure = new UserErasure(this.policies, deps.clock, this.audit);
   }
 
   // Every operation belongs to its caller's organization (`org`; SPEC §8): an input naming another one is

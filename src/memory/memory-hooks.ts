@@ -85,6 +85,11 @@ export interface Erasure {
     owner: Owner,
     memories: { deleted: number; retained: number },
   ): Promise<{ retained: Record<string, number>; renamedIn: Owner[] }>;
+  /**
+   * After the cascade committed: what a transaction running beside it (an audit-log commit, on PostgreSQL)
+   * wrote under the user's id before it learned of the erasure is renamed too.
+   */
+  committed(owner: Owner): Promise<void>;
 }
 
 export interface FactsHook {

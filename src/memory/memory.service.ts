@@ -463,6 +463,7 @@ export class MemoryService {
       },
       cascade ? orgWide(scope.org) : userScope(scope),
     );
+    if (cascade) await this.hooks.erasure.committed(scope);
     for (const owner of [scope, ...result.renamedIn]) this.caches.touched(owner, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(scope);
