@@ -76,6 +76,27 @@ export async function schemaBefore(s: TestSchema, version: number, rows: (string
   }
 }
 
+/** The store on `schema` (opening it runs the migrations not applied there yet). */
+function storeOn(schema: TestSchema, o: { homeOrg?: string; poolSize?: number } = {}): Promise<PostgresStore> {
+  return openPostgresStore({
+    url: schema.url,
+    migrationUrl: schema.migrationUrl,
+    poolSize: o.poolSize ?? 2,
+    homeOrg: o.homeOrg ?? HOME_ORG,
+    logger: silentLogger(),
+  });
+}
+
+/** A store in a fresh schema of its own; `close` closes it and drops the schema. */
+export async function freshStore(
+  tag: string,
+  poolSize = 2,
+): Promise<{ schema: TestSchema; store: PostgresStore; close(): Promise<void> }> {
+  const schema = await freshSchema(tag);
+  const store = await storeOn(schema, { poolSize });
+  return { schema, store, close: async () => (await store.close(), await schema.drop()) };
+}
+
 export interface MigratedStore {
   schema: TestSchema;
   /** The store opened on it, which ran the migrations from `version` on. */
@@ -97,13 +118,7 @@ export async function migratedFrom(
 ): Promise<MigratedStore> {
   const schema = await freshSchema(tag);
   await schemaBefore(schema, version, rows);
-  const store = await openPostgresStore({
-    url: schema.url,
-    migrationUrl: schema.migrationUrl,
-    poolSize: 2,
-    homeOrg,
-    logger: silentLogger(),
-  });
+  const store = await storeOn(schema, { homeOrg });
   const app = new SQL(schema.url.replace(/\?schema=.*/, ""), { max: 1 });
   return {
     schema,

@@ -4,12 +4,10 @@
 // switched off for the plans: what is checked is that an index path exists, not what the planner picks.
 import { describe, expect, test } from "bun:test";
 import { HOME_ORG } from "../../support/store";
-import { freshSchema, postgresSkip, testPostgres } from "../../support/postgres";
+import { freshStore, postgresSkip, testPostgres } from "../../support/postgres";
 import { EVERY_ROW } from "~/shared/store-scope";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
 import { openPool, parsePgUrl, Pg } from "~/store/postgres/connection";
 import { PgGovernanceRepo } from "~/store/postgres/governance-repo";
-import { silentLogger } from "~/shared/logger";
 
 interface PlanNode {
   "Node Type": string;
@@ -48,14 +46,7 @@ describe.skipIf(!!postgresSkip)(
   `PostgreSQL audit log plans${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
     test("every audit statement searches an index of audit_log, none reads the table whole", async () => {
-      const s = await freshSchema("auditplans");
-      const store = await openPostgresStore({
-        url: s.url,
-        migrationUrl: s.migrationUrl,
-        poolSize: 2,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
+      const { schema: s, store, close } = await freshStore("auditplans");
       const pool = openPool(parsePgUrl(s.url), { max: 1, node: "auditplans" });
       try {
         const pg = await pool.begin(async (tx) => {
@@ -94,8 +85,7 @@ describe.skipIf(!!postgresSkip)(
         expect(prune![0]).toStartWith("Index Scan audit_log_");
       } finally {
         await pool.close({ timeout: 0 });
-        await store.close();
-        await s.drop();
+        await close();
       }
     }, 60_000);
   },

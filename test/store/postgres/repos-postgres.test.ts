@@ -2,26 +2,13 @@
 // the one promise only a store with truly concurrent write transactions must keep by locking.
 import { describe, expect, test } from "bun:test";
 import { owner } from "../../support/memory-rows";
-import { HOME_ORG } from "../../support/store";
 import { repoContract, type RepoEngine } from "../repos.contract";
 import { factsContract } from "../facts.contract";
 import { termEvidenceContract } from "../term-evidence.contract";
-import { freshSchema, postgresSkip } from "../../support/postgres";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
-import { silentLogger } from "~/shared/logger";
+import { freshStore, postgresSkip } from "../../support/postgres";
 import type { Repos } from "~/store/store";
 
-const openStore = async () => {
-  const s = await freshSchema("repos");
-  const store = await openPostgresStore({
-    url: s.url,
-    migrationUrl: s.migrationUrl,
-    poolSize: 4,
-    homeOrg: HOME_ORG,
-    logger: silentLogger(),
-  });
-  return { store, close: async () => (await store.close(), await s.drop()) };
-};
+const openStore = () => freshStore("repos", 4);
 const open = async (): Promise<RepoEngine> => {
   const { store, close } = await openStore();
   return { tx: (fn) => store.write(fn), close };

@@ -2,12 +2,9 @@
 // user's first memories, before autovacuum analyzes them): each of the user's memories is read once per
 // search, not once per candidate. Checked in the executed plan (EXPLAIN ANALYZE), never by timing.
 import { describe, expect, test } from "bun:test";
-import { HOME_ORG } from "../../support/store";
-import { freshSchema, postgresSkip, testPostgres } from "../../support/postgres";
-import { openPostgresStore } from "~/store/postgres/postgres-store";
+import { freshStore, postgresSkip, testPostgres } from "../../support/postgres";
 import { openPool, parsePgUrl, Pg } from "~/store/postgres/connection";
 import { PgVectorRepo } from "~/store/postgres/vector-repo";
-import { silentLogger } from "~/shared/logger";
 import { NOW, newMemory } from "../../support/memory-rows";
 
 const MEMORIES = 300;
@@ -49,14 +46,7 @@ describe.skipIf(!!postgresSkip)(
   `search statements without table statistics${postgresSkip ? ` (skipped: ${postgresSkip})` : ""}`,
   () => {
     test("ranking a user's vectors reads each of the user's memories once, not once per vector", async () => {
-      const s = await freshSchema("plans");
-      const store = await openPostgresStore({
-        url: s.url,
-        migrationUrl: s.migrationUrl,
-        poolSize: 2,
-        homeOrg: HOME_ORG,
-        logger: silentLogger(),
-      });
+      const { schema: s, store, close } = await freshStore("plans");
       const pool = openPool(parsePgUrl(s.url), { max: 1, node: "plans" });
       try {
         const { admin } = await testPostgres();
@@ -89,8 +79,7 @@ describe.skipIf(!!postgresSkip)(
         expect(rowsRead(pg.plans[0]!, "memories")).toBe(MEMORIES);
       } finally {
         await pool.close({ timeout: 0 });
-        await store.close();
-        await s.drop();
+        await close();
       }
     }, 60_000); // the first store of a run may start the server (initdb: seconds on a busy machine)
   },
