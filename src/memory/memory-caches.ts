@@ -11,7 +11,9 @@ import type { SearchResponse } from "./memory.schema";
 export class MemoryCaches {
   readonly results: SearchCache<SearchResponse>;
   readonly totals: SearchCache<number>;
-  private readonly usersSeen = new Set<string>();
+  /** Users seen, by organization: no key to build per request (ownerKey's JSON.stringify was most of seen()). */
+  private readonly usersSeen = new Map<string, Set<string>>();
+  private usersSeenCount = 0;
   /** Each user's change counter as last read from a store that has one (PostgreSQL). */
   private readonly versions = new Map<string, number>();
 
@@ -26,12 +28,17 @@ export class MemoryCaches {
 
   /** Distinct users seen by memory requests since start. */
   get uniqueUsers(): number {
-    return this.usersSeen.size;
+    return this.usersSeenCount;
   }
 
   seen(owner: Owner): void {
     // A shared space's owner is not a user (/metrics' unique_users counts people).
-    if (!isSpaceOwnerId(owner.userId)) this.usersSeen.add(ownerKey(owner));
+    if (isSpaceOwnerId(owner.userId)) return;
+    let users = this.usersSeen.get(owner.org);
+    if (!users) this.usersSeen.set(owner.org, (users = new Set()));
+    if (users.has(owner.userId)) return;
+    users.add(owner.userId);
+    this.usersSeenCount++;
   }
 
   /**

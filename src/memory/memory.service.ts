@@ -510,7 +510,8 @@ export class MemoryService {
    * counted memory expires, or 60 s pass: counting a user's 1k memories cost 54 µs, more than the page.
    */
   private async total(owner: Owner, now: number, agentId: string | undefined, includeSuperseded: boolean) {
-    const key = JSON.stringify([agentId ?? null, includeSuperseded]);
+    const key =
+      agentId === undefined ? TOTAL_KEYS[includeSuperseded ? 1 : 0] : JSON.stringify([agentId, includeSuperseded]);
     await this.caches.sync(owner);
     const cached = this.caches.totals.get(owner, key);
     if (cached !== undefined) return cached;
@@ -522,6 +523,9 @@ export class MemoryService {
     return n;
   }
 }
+
+/** total()'s cache keys of a listing across all the user's agents, made once: [null, includeSuperseded]. */
+const TOTAL_KEYS = [JSON.stringify([null, false]), JSON.stringify([null, true])] as const;
 
 /** A draft's vector and the model's space it belongs in (a model switch may come between embedding and storing). */
 interface DraftVector {

@@ -53,6 +53,13 @@ describe("organizations: memories, search, sessions and conversations", () => {
     expect((await t.services.memory.list(a, {})).results.map((m) => m.id)).toEqual([ours]);
   });
 
+  test("the same user id in two organizations counts as two users seen, each once however often it lists", async () => {
+    const before = t.services.memory.uniqueUsers;
+    for (const org of ["default", "acme", "default", "acme"])
+      await t.services.memory.list(userScopeOf(org, "carol"), {});
+    expect(t.services.memory.uniqueUsers - before).toBe(2);
+  });
+
   test("a session of one organization's alice is NOT_FOUND for another's, and another organization's sweep leaves it", async () => {
     const { session } = await t.services.sessions.create(a, { user_id: "alice" });
     const notFound = { code: "NOT_FOUND", message: `session '${session.id}' not found` };
