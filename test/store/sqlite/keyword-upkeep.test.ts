@@ -71,6 +71,35 @@ test("a merge run leaves a keyword index of 40 commits in one segment, and every
   }
 });
 
+test("each run after adds writes at most twice the pages they added: the large segment is rewritten over later runs", async () => {
+  const store = await open("bounded.db", manual({ maxSegments: 1 }));
+  const upkeep = store.keywordUpkeep!;
+  try {
+    await fill(store, 40);
+    await upkeep.run();
+    const runs: { added: number; steps: number }[] = [];
+    let late = 0;
+    // Runs after 1 to 19 adds: unbounded, two of these runs rewrote the large segment (19-20 steps after 6-12 pages).
+    for (let i = 0; i < 40; i++) {
+      for (let j = 0; j < 1 + (i % 7) * 3; j++)
+        await store.write((r) => r.memories.insert(newMemory(`late${late++}`, `bees late ${"word ".repeat(50)}`)));
+      const pages = store.db
+        .query<[number], []>("SELECT count(*) FROM memories_fts_idx GROUP BY segid")
+        .values()
+        .map((r) => r[0] as number);
+      const before = upkeep.steps;
+      await upkeep.run();
+      runs.push({ added: pages.reduce((a, b) => a + b, 0) - Math.max(...pages), steps: upkeep.steps - before });
+    }
+    expect(runs.filter((r) => r.steps > 2 * r.added)).toEqual([]);
+    expect(runs.some((r) => r.steps > 0)).toBe(true);
+    expect((await bees(store)).rowids[0]!.length).toBe(40 + late);
+    integrity(store);
+  } finally {
+    await store.close();
+  }
+});
+
 test("an index with no more segments than allowed is not merged: the run commits nothing", async () => {
   const store = await open("few.db", manual({ maxSegments: 100 }));
   try {
