@@ -204,6 +204,8 @@ export class SearchService {
   }
 
   async rank(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
+    // Ranking runs on a worker's connection: the store would not see this search otherwise.
+    this.store.serving();
     await Promise.all([this.settled(), this.knownLoading]);
     return this.timings.search.time(() => this.rankNow(filter, query, limit));
   }

@@ -72,6 +72,12 @@ export interface Store {
    * did its work). SQLite: within this process. PostgreSQL: this node's runs of any name queue first.
    */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * A request is being served that the store's own calls do not show (a search ranked on a worker's
+   * connection): background upkeep waits until the store has served nothing for a while (SQLite: merging
+   * the keyword index, store/sqlite/keyword-upkeep.ts). PostgreSQL has no such upkeep: nothing.
+   */
+  serving(): void;
   /** Bytes the store takes (SQLite: the main file's pages, free ones included, not the WAL; PostgreSQL: the database). */
   sizeBytes(): Promise<number>;
   /**

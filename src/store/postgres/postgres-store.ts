@@ -126,6 +126,9 @@ export class PostgresStore implements Store {
    * Their bytes stay in dead tuples until (auto)VACUUM reuses the space, and in the WAL and its archives as
    * long as the operator keeps them (docs/GOVERNANCE.md, "Erasure").
    */
+  /** Its keyword index is a tsvector column of each row: no segments to merge, no upkeep to hold back. */
+  serving(): void {}
+
   async scrub(_o: { keywordIndex: boolean }): Promise<void> {}
 
   /** Whether the database answers now. */

@@ -1,13 +1,13 @@
 // Keeps the FTS5 keyword index in few segments. Each commit that indexes text writes a segment, and
 // FTS5's own automerge leaves a store loaded by many commits with 8–16 of them; every term lookup
-// searches each one (docs/ARCHITECTURE.md "Keyword index upkeep"). Once no text was indexed for a while,
-// the server's connection merges them, a few pages per write transaction, so a write waits one step at most.
+// searches each one (docs/ARCHITECTURE.md "Keyword index upkeep"). Once text was indexed and the store then
+// served nothing for a while, the server's connection merges them, a few pages per write transaction.
 import type { Logger } from "~/shared/logger";
 import type { Db } from "./connection";
 import type { Turns } from "./turns";
 
 export interface KeywordUpkeepOptions {
-  /** How long no text must have been indexed before a merge starts (and again after a write stopped one). */
+  /** How long the store must have served nothing (no read, write or search) before a merge starts or goes on. */
   quietMs: number;
   /** The index is left as it is with this many segments or fewer. */
   maxSegments: number;
@@ -33,7 +33,11 @@ const PAGES_PER_GROWTH_PAGE = 2;
 
 export class KeywordUpkeep {
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private lastIndexed = 0;
+  private lastUsed = 0;
+  /** Text was indexed since the last run began (or the store was just opened): a run may have work. */
+  private grown = true;
+  /** Merge steps the growth seen so far still allows (PAGES_PER_GROWTH_PAGE). */
+  private budget = 0;
   private running: Promise<void> | null = null;
   private closed = false;
   private stepsDone = 0;
@@ -50,10 +54,20 @@ export class KeywordUpkeep {
     this.arm(o.quietMs);
   }
 
-  /** Text was indexed in a write of this connection: a merge under way stops, and the quiet wait starts again. */
+  /** Text was indexed in a write of this connection. */
   indexed(): void {
-    this.lastIndexed = performance.now();
-    if (!this.timer && !this.running) this.arm(this.o.quietMs);
+    this.grown = true;
+    this.used();
+  }
+
+  /**
+   * The store serves something (a read, a write, a search ranked on a worker's connection): a merge under way
+   * stops after its step, and the quiet wait starts again. A merge competes with requests for the server
+   * thread; in an idle store it takes nobody's time.
+   */
+  used(): void {
+    this.lastUsed = performance.now();
+    if (this.pending() && !this.timer && !this.running) this.arm(this.o.quietMs);
   }
 
   /** Merge steps committed so far (diagnostics and tests). */
@@ -66,7 +80,7 @@ export class KeywordUpkeep {
     return this.turns.run(() => this.segmentPages().length);
   }
 
-  /** Merges until FTS5 finds nothing left to merge, a write comes, or the store closes; resolves then. */
+  /** Merges until FTS5 finds nothing left to merge, the budget is spent, a request comes or the store closes. */
   run(): Promise<void> {
     this.running ??= this.merge().finally(() => (this.running = null));
     return this.running;
@@ -85,7 +99,7 @@ export class KeywordUpkeep {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      const idle = performance.now() - this.lastIndexed;
+      const idle = performance.now() - this.lastUsed;
       if (idle < this.o.quietMs) this.arm(this.o.quietMs - idle);
       // Left for the next quiet time (another process may have held the write lock beyond busy_timeout).
       else this.run().catch((e) => this.logger.warn("keyword index merge stopped", { error: (e as Error).message }));
@@ -98,15 +112,29 @@ export class KeywordUpkeep {
     const start = performance.now();
     try {
       const pages = await this.turns.run(() => this.segmentPages());
-      if (this.closed || pages.length <= this.o.maxSegments) return;
-      const growth = pages.reduce((a, b) => a + b, 0) - Math.max(...pages);
-      let steps = Math.ceil((PAGES_PER_GROWTH_PAGE * growth) / this.o.stepPages);
-      while (steps-- > 0 && !this.closed && this.lastIndexed <= start && (await this.turns.run(() => this.step())))
-        await (this.o.pause ?? nextTurn)();
+      if (this.closed) return;
+      if (pages.length <= this.o.maxSegments) {
+        [this.grown, this.budget] = [false, 0];
+        return;
+      }
+      // Text indexed since the last run sets the budget; a run that requests stopped goes on with what it left.
+      if (this.grown) {
+        const growth = pages.reduce((a, b) => a + b, 0) - Math.max(...pages);
+        [this.grown, this.budget] = [false, Math.ceil((PAGES_PER_GROWTH_PAGE * growth) / this.o.stepPages)];
+      }
+      while (this.budget > 0 && !this.closed && this.lastUsed <= start) {
+        this.budget--;
+        if (!(await this.turns.run(() => this.step()))) this.budget = 0;
+        else await (this.o.pause ?? nextTurn)();
+      }
     } finally {
-      // Text indexed meanwhile: merged once it is quiet again.
-      if (this.lastIndexed > start) this.arm(this.o.quietMs);
+      // Stopped by a request, or text indexed meanwhile: goes on once the store is quiet again.
+      if (this.lastUsed > start && this.pending()) this.arm(this.o.quietMs);
     }
+  }
+
+  private pending(): boolean {
+    return this.grown || this.budget > 0;
   }
 
   /** One write transaction of at most stepPages merged pages; false when FTS5 found nothing to merge. */

@@ -104,10 +104,12 @@ export class SqliteStore implements Store {
   }
 
   read<T>(fn: Body<T>): Promise<T> {
+    this.keywordUpkeep?.used();
     return this.turns.run(() => fn(this.repos));
   }
 
   write<T>(fn: Body<T>): Promise<T> {
+    this.keywordUpkeep?.used();
     return this.turns.run(async () => {
       this.db.run("BEGIN IMMEDIATE");
       try {
@@ -123,7 +125,13 @@ export class SqliteStore implements Store {
   }
 
   group<T>(fn: Body<T>): Promise<T> {
+    this.keywordUpkeep?.used();
     return this.commits.run(() => fn(this.repos));
+  }
+
+  /** Searches rank on the workers' connections: the keyword index merge waits for these too. */
+  serving(): void {
+    this.keywordUpkeep?.used();
   }
 
   private readonly external = new ExternalVersion(

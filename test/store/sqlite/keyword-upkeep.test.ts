@@ -1,6 +1,7 @@
-// The keyword index's upkeep (store/sqlite/keyword-upkeep.ts): once text stops being indexed the server's
-// connection merges FTS5 segments in steps; a write between steps is kept and stops the merge, closing the
-// store stops it after the step under way, and every memory is found by its words throughout.
+// The keyword index's upkeep (store/sqlite/keyword-upkeep.ts): once text was indexed and the store then served
+// nothing for a while, the server's connection merges FTS5 segments in steps; a write or a search between steps
+// stops the merge (the write is kept), closing the store stops it after the step under way, and every memory is
+// found by its words throughout.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { openSqliteStore, type SqliteStore } from "~/store/sqlite/sqlite-store";
 import type { KeywordUpkeepOptions } from "~/store/sqlite/keyword-upkeep";
 import { newMemory, owner } from "../../support/memory-rows";
 import { HOME_ORG, NATIVE_CACHE } from "../../support/store";
+import { buildTestApp } from "../../support/app";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-keyword-upkeep-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -133,6 +135,40 @@ test("a memory written between two merge steps is kept and found, and the merge 
     expect((await bees(store)).rowids[0]!.length).toBe(31);
   } finally {
     await store.close();
+  }
+});
+
+test("a search served between two merge steps stops the merge, and the next quiet run goes on with the budget left", async () => {
+  const g = gate();
+  const store = await open("search.db", manual({ pause: g.pause }));
+  try {
+    await fill(store, 30);
+    const run = store.keywordUpkeep!.run();
+    await g.reached;
+    store.serving();
+    g.release();
+    await run;
+    expect(store.keywordUpkeep!.steps).toBe(1);
+    await store.keywordUpkeep!.run();
+    expect(store.keywordUpkeep!.steps).toBeGreaterThan(2);
+    expect(await store.keywordUpkeep!.segments()).toBe(1);
+  } finally {
+    await store.close();
+  }
+});
+
+test("a search over HTTP tells the store it is serving (searches rank on workers' connections, which the store does not see)", async () => {
+  const t = await buildTestApp();
+  try {
+    const store = t.services.store;
+    let told = 0;
+    const serving = store.serving.bind(store);
+    store.serving = () => (told++, serving());
+    const res = await t.post("/search_memory", { user_id: "alice", query: "bees" });
+    expect(res.status).toBe(200);
+    expect(told).toBe(1);
+  } finally {
+    await t.close();
   }
 });
 
