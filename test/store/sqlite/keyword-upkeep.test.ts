@@ -57,6 +57,19 @@ function gate() {
   return { reached, release, pause: () => (reach(), released) };
 }
 
+/** A store of 30 memories whose merge run met `between` at its first pause between two steps, and then ended. */
+async function interrupted(name: string, between: (store: SqliteStore) => unknown): Promise<SqliteStore> {
+  const g = gate();
+  const store = await open(name, manual({ pause: g.pause }));
+  await fill(store, 30);
+  const run = store.keywordUpkeep!.run();
+  await g.reached;
+  await between(store);
+  g.release();
+  await run;
+  return store;
+}
+
 test("a merge run leaves a keyword index of 40 commits in one segment, and every memory is found by its words as before", async () => {
   const store = await open("merge.db", manual({ stepPages: 64 }));
   try {
@@ -116,15 +129,10 @@ test("an index with no more segments than allowed is not merged: the run commits
 });
 
 test("a memory written between two merge steps is kept and found, and the merge stops until it is quiet again", async () => {
-  const g = gate();
-  const store = await open("write.db", manual({ pause: g.pause }));
+  const store = await interrupted("write.db", (s) =>
+    s.write((r) => r.memories.insert(newMemory("late", "bees arrived late"))),
+  );
   try {
-    await fill(store, 30);
-    const run = store.keywordUpkeep!.run();
-    await g.reached;
-    await store.write((r) => r.memories.insert(newMemory("late", "bees arrived late")));
-    g.release();
-    await run;
     expect(store.keywordUpkeep!.steps).toBe(1);
     expect((await bees(store)).rowids[0]!.length).toBe(31);
     integrity(store);
@@ -139,15 +147,8 @@ test("a memory written between two merge steps is kept and found, and the merge 
 });
 
 test("a search served between two merge steps stops the merge, and the next quiet run goes on with the budget left", async () => {
-  const g = gate();
-  const store = await open("search.db", manual({ pause: g.pause }));
+  const store = await interrupted("search.db", (s) => s.serving());
   try {
-    await fill(store, 30);
-    const run = store.keywordUpkeep!.run();
-    await g.reached;
-    store.serving();
-    g.release();
-    await run;
     expect(store.keywordUpkeep!.steps).toBe(1);
     await store.keywordUpkeep!.run();
     expect(store.keywordUpkeep!.steps).toBeGreaterThan(2);
@@ -173,15 +174,11 @@ test("a search over HTTP tells the store it is serving (searches rank on workers
 });
 
 test("closing the store during a merge commits the step under way and starts no other; opened again, the store is whole and the merge ends", async () => {
-  const g = gate();
   const path = "close.db";
-  const store = await open(path, manual({ pause: g.pause }));
-  await fill(store, 30);
-  const run = store.keywordUpkeep!.run();
-  await g.reached;
-  const closed = store.close();
-  g.release();
-  await Promise.all([run, closed]);
+  let closed: Promise<void> | undefined;
+  // Not awaited in between: closing waits for the step under way, which waits for the gate.
+  const store = await interrupted(path, (s) => void (closed = s.close()));
+  await closed;
   expect(store.keywordUpkeep!.steps).toBe(1);
   const again = await open(path, manual());
   try {
