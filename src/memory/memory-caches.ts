@@ -13,7 +13,6 @@ export class MemoryCaches {
   readonly totals: SearchCache<number>;
   /** Users seen, by organization: no key to build per request (ownerKey's JSON.stringify was most of seen()). */
   private readonly usersSeen = new Map<string, Set<string>>();
-  private usersSeenCount = 0;
   /** Each user's change counter as last read from a store that has one (PostgreSQL). */
   private readonly versions = new Map<string, number>();
 
@@ -28,7 +27,9 @@ export class MemoryCaches {
 
   /** Distinct users seen by memory requests since start. */
   get uniqueUsers(): number {
-    return this.usersSeenCount;
+    let users = 0;
+    for (const inOrg of this.usersSeen.values()) users += inOrg.size;
+    return users;
   }
 
   seen(owner: Owner): void {
@@ -36,9 +37,7 @@ export class MemoryCaches {
     if (isSpaceOwnerId(owner.userId)) return;
     let users = this.usersSeen.get(owner.org);
     if (!users) this.usersSeen.set(owner.org, (users = new Set()));
-    if (users.has(owner.userId)) return;
     users.add(owner.userId);
-    this.usersSeenCount++;
   }
 
   /**
