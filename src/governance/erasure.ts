@@ -10,6 +10,7 @@ import { canEraseOnUserRequest, minimumRetentionMs } from "./retention-rules";
 import { pseudonymOf } from "./pseudonym";
 
 type Counts = Record<string, number>;
+type Count = (layer: string, kept: boolean) => void;
 
 /** The audit log, as an erasure tells it who is erased (governance/audit.ts). */
 export interface ErasedUsers {
@@ -18,13 +19,12 @@ export interface ErasedUsers {
   /** After its commit: entries committed beside it under the user's id get the pseudonym. */
   renameLate(owner: Owner): Promise<void>;
 }
-type Count = (layer: string, kept: boolean) => void;
 
 export class UserErasure implements Erasure, DeletionPolicy {
   constructor(
     private readonly policies: PolicyService,
     private readonly clock: Clock,
-    /** Told the pseudonym that now stands for the erased user (the audit log's unwritten and late calls). */
+    /** The audit log: told the pseudonym in the erasure's transaction, and asked to rename again after it. */
     private readonly log: ErasedUsers,
   ) {}
 

@@ -121,14 +121,14 @@ export class PostgresStore implements Store {
     return (await new Pg(this.pool).one<{ n: number }>("SELECT pg_database_size(current_database()) AS n"))!.n;
   }
 
+  /** Its keyword index is a tsvector column of each row: no segments to merge, no upkeep to hold back. */
+  serving(): void {}
+
   /**
    * Nothing to do in the transaction's wake: the erasure's rows are gone for every reader once it commits.
    * Their bytes stay in dead tuples until (auto)VACUUM reuses the space, and in the WAL and its archives as
    * long as the operator keeps them (docs/GOVERNANCE.md, "Erasure").
    */
-  /** Its keyword index is a tsvector column of each row: no segments to merge, no upkeep to hold back. */
-  serving(): void {}
-
   async scrub(_o: { keywordIndex: boolean }): Promise<void> {}
 
   /** Whether the database answers now. */
