@@ -74,22 +74,31 @@ export class SearchService {
   queryCacheMisses = 0;
 
   private known: ReadonlySet<string> | null = null;
-  private readonly knownLoading: Promise<void>;
+  private knownLoading: Promise<void> | null = null;
 
   constructor(
     private readonly store: Store,
     private embedder: Embedder | null,
     private readonly logger: Logger,
     private readonly tuning: SearchTuning = {},
-    knownWords?: KnownWords,
+    private readonly knownWords?: KnownWords,
   ) {
     this.ranker = new Ranker(store);
     this.erasure = store.vectorErasures;
     this.state = embedder ? "loading" : "off";
-    this.knownLoading = (knownWords?.() ?? Promise.resolve(null)).then(
+  }
+
+  /**
+   * Reads the word list once, at the first search or once the model has loaded, whichever comes first
+   * (not at construction: parsing it takes ~60 ms of this thread, which held up a new server's first
+   * answer). A search waits for it either way, so none ever runs without it.
+   */
+  private knownWordsRead(): Promise<void> {
+    return (this.knownLoading ??= (this.knownWords?.() ?? Promise.resolve(null)).then(
       (words) => void (this.known = words),
-      (e: Error) => logger.warn("no word list for typo tolerance; every unknown word is tried", { error: e.message }),
-    );
+      (e: Error) =>
+        this.logger.warn("no word list for typo tolerance; every unknown word is tried", { error: e.message }),
+    ));
   }
 
   private starting: Promise<void> | null = null;
@@ -100,7 +109,7 @@ export class SearchService {
    * skipping vectors, and /health says `loading`.
    */
   start(): Promise<void> {
-    return (this.starting ??= this.load());
+    return (this.starting ??= this.load().then(() => void this.knownWordsRead()));
   }
 
   private async load(): Promise<void> {
@@ -206,7 +215,7 @@ export class SearchService {
   async rank(filter: MemoryFilter, query: string, limit: number): Promise<SearchHit[]> {
     // Ranking runs on a worker's connection: the store would not see this search otherwise.
     this.store.serving();
-    await Promise.all([this.settled(), this.knownLoading]);
+    await Promise.all([this.settled(), this.knownWordsRead()]);
     return this.timings.search.time(() => this.rankNow(filter, query, limit));
   }
 

@@ -1,6 +1,6 @@
 // The built-in model's vocabulary as a word list (75k words of GloVe's most frequent, names included):
-// the real words that typo tolerance never takes for a typo (search/typos.ts). ~4 MB of heap, read once
-// in the background at start (~0.2 s), once per models folder and process.
+// the real words that typo tolerance never takes for a typo (search/typos.ts). ~4 MB of heap, ~60 ms to
+// read, once per models folder and process: after the model has loaded or at the first search (search.service.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fold } from "../query-terms";

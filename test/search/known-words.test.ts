@@ -1,0 +1,55 @@
+// When the typo word list is read (search.service.ts): not while a server starts, yet never after a search
+// that needs it. "cape" is one edit from the user's "cake": only the list says it is a real word.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SearchService } from "~/search/search.service";
+import { silentLogger } from "~/shared/logger";
+import { buildTestApp, type TestApp } from "../support/app";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await buildTestApp();
+  await app.post("/add_memories", { user_id: "hannah", memory: "Baked a chocolate cake for the party" });
+});
+afterAll(() => app.close());
+
+const filter = () => ({ org: "default", userId: "hannah", sessionId: "", now: app.clock.now() });
+const found = async (search: SearchService, query: string) => (await search.rank(filter(), query, 10)).length;
+
+function gatedList() {
+  let reads = 0;
+  let open!: (words: ReadonlySet<string>) => void;
+  const words = new Promise<ReadonlySet<string>>((resolve) => (open = resolve));
+  const read = () => {
+    reads++;
+    return words;
+  };
+  return { read, reads: () => reads, open };
+}
+
+describe("the typo word list", () => {
+  test("without it, cape is taken for a typo of the user's cake", async () => {
+    const search = new SearchService(app.services.store, null, silentLogger(), {}, async () => null);
+    expect(await found(search, "cape")).toBe(1);
+  });
+
+  test("is not read while the search service is built", () => {
+    const list = gatedList();
+    new SearchService(app.services.store, null, silentLogger(), {}, list.read);
+    expect(list.reads()).toBe(0);
+  });
+
+  test("is read once the model has loaded", async () => {
+    const list = gatedList();
+    await new SearchService(app.services.store, null, silentLogger(), {}, list.read).start();
+    expect(list.reads()).toBe(1);
+  });
+
+  test("a search that arrives before it is read waits for it, and cape is then a real word", async () => {
+    const list = gatedList();
+    const search = new SearchService(app.services.store, null, silentLogger(), {}, list.read);
+    const searches = [found(search, "cape"), found(search, "cape")];
+    list.open(new Set(["cape"]));
+    expect(await Promise.all(searches)).toEqual([0, 0]);
+    expect(list.reads()).toBe(1);
+  });
+});
