@@ -81,8 +81,9 @@ function clauseClaims(clause: string, groups: PatternGroup[], corrects: boolean)
   for (const { patterns } of groups)
     for (const p of patterns) {
       if (p.need && !p.need.some((w) => clause.includes(w))) continue;
-      p.re.lastIndex = 0;
-      for (let m = p.re.exec(clause); m; m = p.re.exec(clause)) {
+      const re = p.re();
+      re.lastIndex = 0;
+      for (let m = re.exec(clause); m; m = re.exec(clause)) {
         const span: [number, number] = [m.index, m.index + m[0].length];
         if (!m[0] || used.some(([a, b]) => span[0] < b && span[1] > a)) continue;
         if (NOT_STATED.test(clause.slice(0, m.index))) continue;
