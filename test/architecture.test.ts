@@ -122,6 +122,18 @@ const BROKEN: Record<string, { files: Record<string, string>; says: string[] }> 
     },
     says: ["sdk/http-client.ts imports node:fs", "governance/validate.ts imports ~/main"],
   },
+  "a server's start (cli/index.ts and what it imports; import() is not followed) loads no library only some requests need":
+    {
+      files: {
+        "cli/index.ts": 'import { serve } from "./serve";\nconst { mcp } = await import("./mcp");',
+        "cli/serve.ts": 'import { SseTransport } from "~/mcp/sse-transport";\nconst jose = await import("jose");',
+        "cli/mcp.ts": 'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+        "mcp/sse-transport.ts":
+          'import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";\n' +
+          'import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";',
+      },
+      says: ["mcp/sse-transport.ts imports @modelcontextprotocol/sdk/types.js"],
+    },
   "nothing reads the environment outside the config loader and the CLI": {
     files: {
       "search/embedder.ts": "const dir = process.env.MODEL_DIR;",

@@ -1,7 +1,7 @@
 // SSO (SPEC §8): an OIDC access or ID token (a JWT) as a bearer token, verified against the issuer's
 // keys found by discovery (signature, iss, aud, exp, nbf) and mapped to organization, user and role
 // by configurable claims. The one home of `jose` (DESIGN §3).
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import type { createRemoteJWKSet, JWTPayload } from "jose";
 import { AppError } from "~/shared/errors";
 import type { Principal, Role } from "~/shared/principal";
 
@@ -46,6 +46,10 @@ const JWT_SHAPE = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
 
 const unauthorized = (message: string) => new AppError("UNAUTHORIZED", message);
 
+/** jose is loaded at the first token, not with every server (most never configure an issuer). */
+let jose: Promise<typeof import("jose")> | null = null;
+const loadJose = () => (jose ??= import("jose"));
+
 export class OidcVerifier {
   private jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
   private discovering: Promise<ReturnType<typeof createRemoteJWKSet>> | null = null;
@@ -69,6 +73,7 @@ export class OidcVerifier {
 
   /** The principal the token names; AppError UNAUTHORIZED for a bad token, UNAVAILABLE when the issuer cannot be asked. */
   async verify(token: string): Promise<Principal> {
+    const { jwtVerify, errors } = await loadJose();
     const jwks = await this.keys();
     const s = this.settings;
     let payload: JWTPayload;
@@ -81,7 +86,7 @@ export class OidcVerifier {
         requiredClaims: ["exp"],
       }));
     } catch (e) {
-      throw this.refusal(e);
+      throw this.refusal(e, errors);
     }
     return this.principalOf(payload);
   }
@@ -132,6 +137,7 @@ export class OidcVerifier {
     // OpenID Connect Discovery §4.3: the document must name the very issuer it was fetched for.
     if (doc?.issuer !== this.settings.issuer) throw new Error(`names another issuer (${String(doc?.issuer)})`);
     if (typeof doc.jwks_uri !== "string") throw new Error("publishes no jwks_uri");
+    const { createRemoteJWKSet } = await loadJose();
     return createRemoteJWKSet(new URL(doc.jwks_uri), {
       timeoutDuration: this.timeoutMs,
       cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
@@ -139,7 +145,7 @@ export class OidcVerifier {
   }
 
   /** jose's errors → what the client is told; only an unreachable key set is the server's problem. */
-  private refusal(e: unknown): AppError {
+  private refusal(e: unknown, errors: typeof import("jose").errors): AppError {
     if (e instanceof AppError) return e;
     if (e instanceof errors.JWKSTimeout)
       return new AppError("UNAVAILABLE", `cannot verify the token: the OIDC issuer's keys did not answer in time`);

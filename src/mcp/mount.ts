@@ -4,12 +4,23 @@ import type { Services } from "~/services";
 import type { Principal } from "~/shared/principal";
 import { forbidden } from "~/identity/access";
 
-/** The SDK is loaded on the first MCP request: importing it costs ~60 ms of every server start. */
+/**
+ * The SDK is loaded on the first MCP request: importing it costs ~60 ms of every server start. The SSE
+ * transport comes with it (it validates messages with the SDK's schema, and zod with that).
+ */
 let sdk: Promise<
-  [typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("./server")]
+  [
+    typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    typeof import("./server"),
+    typeof import("./sse-transport"),
+  ]
 > | null = null;
 export const loadSdk = () =>
-  (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("./server")]));
+  (sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("./server"),
+    import("./sse-transport"),
+  ]));
 
 /** Who a connection speaks for when its URL says so (OpenMemory's /mcp/<client>/http/<user>). */
 export interface McpIdentity {

@@ -8,7 +8,7 @@ import type { Services } from "~/services";
 import { AppError, validationError } from "~/shared/errors";
 import type { Principal } from "~/shared/principal";
 import { connectionUser, loadSdk, type McpHandler, type McpIdentity } from "./mount";
-import { SseTransport } from "./sse-transport";
+import type { SseTransport } from "./sse-transport";
 
 /** Each open SSE session holds a stream and a Server; past this many, new ones are refused (503). */
 export const MAX_SSE_SESSIONS = 1000;
@@ -38,7 +38,7 @@ export function createOpenMemoryMount(s: Services, mcp: McpHandler): OpenMemoryM
       if (closed) throw new AppError("UNAVAILABLE", "the server is shutting down");
       if (open.size >= MAX_SSE_SESSIONS)
         throw new AppError("UNAVAILABLE", `${MAX_SSE_SESSIONS} MCP SSE sessions are open; retry later or use /mcp`);
-      const [, { createMcpServer }] = await loadSdk();
+      const [, { createMcpServer }, { SseTransport }] = await loadSdk();
       // Random, not time-ordered: the session id is what lets a POST speak for this user.
       const id = crypto.randomUUID();
       const transport = new SseTransport(id, `${MESSAGES_PATH}?session_id=${id}`);

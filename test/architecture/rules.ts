@@ -59,6 +59,9 @@ export const ONE_HOME: Record<string, (f: string) => boolean> = {
   jose: (f) => f === "identity/oidc.ts",
 };
 
+/** Libraries only some requests or settings need: each is loaded by import() where it is used, not at start. */
+export const LOADED_ON_USE = ["@modelcontextprotocol/sdk", "jose", "neo4j-driver", "@huggingface/transformers"];
+
 /** The composition roots: the only files outside store/ that open an engine. */
 const ROOTS = ["main.ts", "rank-worker.ts"];
 const ENV_READERS = ["config/load-config.ts", "main.ts", "cli/index.ts"];
@@ -140,6 +143,13 @@ export const RULES: Rule[] = [
     check: (sources) => reachableValueImports(sources, "client.ts").filter(bunOrServerOnly).map(said),
   },
   {
+    name: "a server's start (cli/index.ts and what it imports; import() is not followed) loads no library only some requests need",
+    check: (sources) =>
+      reachableValueImports(sources, "cli/index.ts", false)
+        .filter((i) => i.kind !== "dynamic" && LOADED_ON_USE.some((l) => i.spec === l || i.spec.startsWith(`${l}/`)))
+        .map(said),
+  },
+  {
     name: "nothing reads the environment outside the config loader and the CLI",
     check: (sources) =>
       [...sources]
@@ -161,9 +171,12 @@ const bunOrServerOnly = (i: Import) =>
   /^(bun:|node:|bun$)/.test(i.spec) ||
   (i.target !== null && (i.target.startsWith("store/") || i.target === "main.ts" || i.target === "app.ts"));
 
-/** Every value import of the files `entry` reaches through value imports (types are erased when bundled). */
-function reachableValueImports(sources: Sources, entry: string): Import[] {
-  const all = allImports(sources).filter((i) => !i.typeOnly);
+/**
+ * Every value import of the files `entry` reaches through value imports (types are erased when bundled);
+ * without `dynamic`, only what loads with `entry` itself: import() is neither followed nor listed.
+ */
+function reachableValueImports(sources: Sources, entry: string, dynamic = true): Import[] {
+  const all = allImports(sources).filter((i) => !i.typeOnly && (dynamic || i.kind !== "dynamic"));
   const seen = new Set([entry]);
   const out: Import[] = [];
   for (const file of seen)
