@@ -101,7 +101,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
         logger,
       })
     : null;
-  const workers = startSearchWorkers(config, search, logger);
+  const workers = startSearchWorkers(config, store, search, logger);
   if (!o.background) await Promise.all([search.start(), workers]);
   const graph = new GraphService(await createGraphStore(config, store, clock), createExtractor(config, logger), logger);
   // Beneath memory and governance, which both delete memories: rows, vectors, graph links, caches.
@@ -256,7 +256,12 @@ const usesSearchWorkers = (config: Config) =>
   config.storeKind === "sqlite" && config.searchWorkers > 0 && config.storePath !== ":memory:";
 
 /** Until the workers run, and if they cannot start (logged as an error), the server thread ranks: same code, same results. */
-async function startSearchWorkers(config: Config, search: SearchService, logger: Logger): Promise<RankPool | null> {
+async function startSearchWorkers(
+  config: Config,
+  store: Store,
+  search: SearchService,
+  logger: Logger,
+): Promise<RankPool | null> {
   if (!usesSearchWorkers(config)) return null;
   try {
     const pool = await RankPool.open({
@@ -267,6 +272,7 @@ async function startSearchWorkers(config: Config, search: SearchService, logger:
       logger,
     });
     search.useWorkers(pool);
+    store.leaveCheckpointsToWorkers?.();
     return pool;
   } catch (e) {
     logger.error("search workers could not start; searches rank on the server thread", { error: (e as Error).message });

@@ -1,7 +1,7 @@
 // The entry of a search worker thread (search/rank-pool.ts), a composition root like main.ts: its own
 // read-only store, ranking one request at a time with the same Ranker the server thread uses.
 // Messages: {open} once, then {id, req}.
-import { openSqliteStore, PAGE_CACHE_MB, type SqliteStoreOptions } from "./store/sqlite/sqlite-store";
+import { CHECKPOINT_MS, openSqliteStore, PAGE_CACHE_MB, type SqliteStoreOptions } from "./store/sqlite/sqlite-store";
 import { AppError } from "./shared/errors";
 import { silentLogger } from "./shared/logger";
 import { Ranker, type RankRequest } from "./search/ranker";
@@ -23,6 +23,9 @@ self.onmessage = async (event: MessageEvent) => {
         logger: silentLogger(),
       });
       ranker = new Ranker(store);
+      // The server leaves the WAL's checkpoints to its workers (SqliteStore.leaveCheckpointsToWorkers). A
+      // checkpoint that fails (the store closing) is tried again at the next tick.
+      setInterval(() => store.checkpoint().catch(() => {}), CHECKPOINT_MS);
       self.postMessage({ opened: true });
     } catch (e) {
       self.postMessage({ opened: false, error: (e as Error).message });

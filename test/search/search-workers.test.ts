@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from "../support/app";
 import { builtinEmbedder } from "../support/embedders";
 import { RankPool } from "~/search/rank-pool";
 import { silentLogger } from "~/shared/logger";
+import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 
 const WORKER = new URL("../../src/rank-worker.ts", import.meta.url).href;
 
@@ -56,6 +57,14 @@ describe("search workers", () => {
     expect((await pooled.get("/metrics")).body.search_workers).toBe(2);
     expect((await inThread.get("/metrics")).body.search_workers).toBe(0);
     expect((await pooled.get("/metrics", { accept: "text/plain" })).body).toContain("engram_search_workers 2");
+  });
+
+  test("the server leaves the WAL's checkpoints to its workers; without workers its own commits checkpoint", () => {
+    const autocheckpoint = (t: TestApp) =>
+      (t.services.store as SqliteStore).db.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!
+        .wal_autocheckpoint;
+    expect(autocheckpoint(pooled)).toBe(10_000);
+    expect(autocheckpoint(inThread)).toBe(1000);
   });
 
   test("answer every query exactly as ranking on the server thread does", async () => {
