@@ -74,6 +74,11 @@ export interface GraphStore {
   linkMentions(owner: Owner, memoryId: string, entities: EntityRef[]): Promise<void>;
   /** Removes every MENTIONS link of these memories; returns how many links went. */
   unlinkMemories(owner: Owner, memoryIds: string[]): Promise<number>;
+  /**
+   * The same, for memories the store has just deleted: the store's own trigger (SQLite and PostgreSQL) dropped
+   * their links with the rows, so only a graph kept apart from the memories (Neo4j) has anything to remove.
+   */
+  unlinkDeleted(owner: Owner, memoryIds: string[]): Promise<void>;
   /** Memories mentioning any of these entities, most matches first, then by id. */
   memoriesMentioning(owner: Owner, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]>;
   /** The entities each of these memories mentions, ordered by memory id, type, id. */

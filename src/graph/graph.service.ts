@@ -79,10 +79,11 @@ export class GraphService {
     }
   }
 
-  async unlinkMemories(owner: Owner, ids: string[]): Promise<void> {
+  /** After the memories' rows are deleted (GraphStore.unlinkDeleted). */
+  async unlinkDeleted(owner: Owner, ids: string[]): Promise<void> {
     if (!ids.length) return;
     try {
-      await this.store.unlinkMemories(owner, ids);
+      await this.store.unlinkDeleted(owner, ids);
     } catch (e) {
       this.logger.warn("graph unlink failed; run engram reindex --graph", {
         org: owner.org,

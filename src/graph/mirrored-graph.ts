@@ -73,6 +73,12 @@ export class MirroredGraph implements GraphStore {
     return removed;
   }
 
+  /** The primary holds the memories, so its links went with them; the replica's must be removed. */
+  async unlinkDeleted(owner: Owner, memoryIds: string[]): Promise<void> {
+    await this.primary.unlinkDeleted(owner, memoryIds);
+    await this.replica.unlinkMemories(owner, memoryIds);
+  }
+
   // Mention look-ups are answered locally: the primary holds every link the replica does.
   memoriesMentioning(owner: Owner, entities: EntityRef[], limit?: number): Promise<MemoryMatch[]> {
     return this.primary.memoriesMentioning(owner, entities, limit);

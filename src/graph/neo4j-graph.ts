@@ -269,6 +269,11 @@ export class Neo4jGraph implements GraphReplica {
     return r?.removed ?? 0;
   }
 
+  /** Neo4j holds no memories: their links are removed here like any others. */
+  async unlinkDeleted(owner: Owner, memoryIds: string[]): Promise<void> {
+    await this.unlinkMemories(owner, memoryIds);
+  }
+
   async memoriesMentioning(owner: Owner, entities: EntityRef[], limit = 1000): Promise<MemoryMatch[]> {
     if (entities.length === 0) return [];
     return this.read((tx) =>

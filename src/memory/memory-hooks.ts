@@ -24,7 +24,8 @@ export interface ConversationRecorder {
 /** Runs after the memory transaction commits; failures are the linker's to log, never the memory's. */
 export interface GraphLinker {
   linkMemories(owner: Owner, memories: { id: string; text: string }[], replace?: boolean): Promise<void>;
-  unlinkMemories(owner: Owner, memoryIds: string[]): Promise<void>;
+  /** The links of memories whose rows are deleted (committed). */
+  unlinkDeleted(owner: Owner, memoryIds: string[]): Promise<void>;
   deleteUser(owner: Owner): Promise<number>;
 }
 

@@ -467,7 +467,7 @@ export class MemoryService {
     for (const owner of [scope, ...result.renamedIn]) this.caches.touched(owner, "all");
     // SQLite drops the mention links with the rows (trigger); this keeps a Neo4j mirror in step.
     if (cascade) await this.hooks.graph.deleteUser(scope);
-    else await this.hooks.graph.unlinkMemories(scope, removedIds);
+    else await this.hooks.graph.unlinkDeleted(scope, removedIds);
     // An erasure answers once nothing of what it deleted is readable in the store's files (SPEC §2.3).
     if (cascade) await this.store.scrub({ keywordIndex: result.indexed });
     const out: DeleteResponse = { success: true, deleted_count: result.deleted };

@@ -38,7 +38,7 @@ export class MemoryPurger {
       byOwner.set(key, { owner: r, ids: [...(byOwner.get(key)?.ids ?? []), r.id] });
     }
     for (const { owner, ids } of byOwner.values()) {
-      void this.graph.unlinkMemories(owner, ids);
+      void this.graph.unlinkDeleted(owner, ids);
       this.caches.touched(owner, ids.length);
     }
   }

@@ -1,6 +1,7 @@
 // The GraphStore contract against the embedded graph over a SQLite store, plus what only SQLite promises.
 import { expect, test } from "bun:test";
 import { EmbeddedGraph } from "~/graph/embedded-graph";
+import type { GraphStore } from "~/graph/graph-store";
 import { graphStoreContract } from "./graph-store.contract";
 import { openTestStore } from "../support/store";
 import { owner } from "../support/memory-rows";
@@ -51,4 +52,16 @@ test("exportUser returns the user's graph as plain data", async () => {
     mentions: [{ memoryId: "m1", entity: { type: "person", id: "b" } }],
   });
   db.close();
+});
+
+test("unlinkDeleted asks nothing of the store: the deleted rows' trigger already dropped their links", async () => {
+  const store = await openTestStore();
+  const graph: GraphStore = new EmbeddedGraph(store);
+  await graph.upsertEntities(owner("u1"), [{ type: "person", id: "alice" }]);
+  await graph.linkMentions(owner("u1"), "m1", [{ type: "person", id: "alice" }]);
+  await graph.unlinkDeleted(owner("u1"), ["m1"]);
+  expect(await graph.memoriesMentioning(owner("u1"), [{ type: "person", id: "alice" }])).toEqual([
+    { memoryId: "m1", matches: 1 },
+  ]);
+  store.db.close();
 });

@@ -45,3 +45,15 @@ test("a rebuild replaces the replica's content with the source's", async () => {
   expect(await replica.owners()).toEqual([owner("u1"), owner("u2")]);
   for (const u of [owner("u1"), owner("u2")]) expect(await replica.exportUser(u)).toEqual(await source.exportUser(u));
 });
+
+test("links of deleted memories: the primary leaves them to its store's trigger, the replica removes them", async () => {
+  const [primary, replica] = [await fresh(), await fresh()];
+  const graph = new MirroredGraph(primary, replica);
+  const alice = { type: "person", id: "alice" };
+  await graph.upsertEntities(owner("u1"), [alice]);
+  await graph.linkMentions(owner("u1"), "m1", [alice]);
+  await graph.unlinkDeleted(owner("u1"), ["m1"]);
+  // No memory row m1 was deleted here, so the primary's link is still there: unlinkDeleted did not touch it.
+  expect(await primary.memoriesMentioning(owner("u1"), [alice])).toEqual([{ memoryId: "m1", matches: 1 }]);
+  expect(await replica.memoriesMentioning(owner("u1"), [alice])).toEqual([]);
+});
