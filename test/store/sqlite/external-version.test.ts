@@ -53,3 +53,38 @@ test("this store's own commits leave the version as it was", async () => {
     await store.close();
   }
 });
+
+test("the turn's first read sees another connection's earlier commit, and the version it notes says so", async () => {
+  const file = join(dir, "d.db");
+  const store = await openTestStore(file);
+  const otherProcess = await openDb(file, { nativeCacheDir: NATIVE_CACHE });
+  try {
+    const before = store.externalVersion();
+    otherProcess.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('s', 'o', 0)");
+    await nextTurn();
+    const spaces = await store.read((r) => r.governance.spaces("o"));
+    const noted = store.externalVersion();
+    otherProcess.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('t', 'o', 0)");
+    expect([spaces, noted === before, store.externalVersion() === noted]).toEqual([["s"], false, true]);
+    await nextTurn();
+    expect(store.externalVersion()).not.toBe(noted);
+  } finally {
+    otherProcess.close();
+    await store.close();
+  }
+});
+
+test("a read that awaits holds no transaction open while it waits", async () => {
+  const store = await openTestStore(join(dir, "e.db"));
+  try {
+    await nextTurn();
+    const held = await store.read(async (r) => {
+      await r.governance.spaces("o");
+      await nextTurn();
+      return store.db.inTransaction;
+    });
+    expect(held).toBe(false);
+  } finally {
+    await store.close();
+  }
+});
