@@ -81,6 +81,12 @@ export const PAGE_CACHE_MB = { alone: 32, shared: 8 } as const;
  * connection: they show in VmRSS (RssFile) but are not the process's own memory (RssAnon).
  */
 const MMAP_BYTES = 2 ** 31;
+/**
+ * The size the WAL file is cut back to when it starts over (SQLite's default checkpoint size, 1,000 pages).
+ * Under sustained writes it grows to the server's checkpoint backstop (~40 MB, sqlite-store.ts), and SQLite
+ * keeps a WAL file at its largest size otherwise.
+ */
+export const WAL_KEPT_BYTES = 4 * 1024 * 1024;
 
 export interface OpenOptions {
   nativeCacheDir: string;
@@ -101,6 +107,7 @@ export async function openDb(path: string, opts: OpenOptions): Promise<Db> {
     db.run("PRAGMA journal_mode = WAL");
     // NORMAL is durable across process crashes (kill -9) in WAL mode; FULL adds power-loss safety.
     db.run("PRAGMA synchronous = NORMAL");
+    db.run(`PRAGMA journal_size_limit = ${WAL_KEPT_BYTES}`);
   }
   db.run("PRAGMA foreign_keys = ON");
   // Deleted content is zeroed, in the pages that keep rows and in the pages a delete frees ("deletes that

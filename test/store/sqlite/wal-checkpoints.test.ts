@@ -2,10 +2,11 @@
 // once the server runs search workers, those workers' connections (SqliteStore.checkpoint), so the server
 // thread's commits (the audit log's flush, every add) no longer stop to copy pages and wait for the disk.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "~/shared/logger";
+import { WAL_KEPT_BYTES } from "~/store/sqlite/connection";
 import { openSqliteStore, type SqliteStore } from "~/store/sqlite/sqlite-store";
 import { HOME_ORG, NATIVE_CACHE } from "../../support/store";
 
@@ -22,17 +23,23 @@ const open = (name: string, readOnly = false) =>
     keywordUpkeep: false,
   });
 
+const AUDIT_ROW = {
+  at: 0,
+  organization_id: HOME_ORG,
+  memory_space_id: null,
+  user_id: "user-0",
+  method: "POST",
+  path: `/search_memory?padding=${"x".repeat(120)}`,
+  status: 200,
+};
+
 /** Ten commits of 2,000 audit rows each: well over SQLite's automatic checkpoint (1,000 pages) in all. */
 async function writeMany(store: SqliteStore): Promise<void> {
   for (let c = 0; c < 10; c++) {
     const rows = Array.from({ length: 2000 }, (_, i) => ({
+      ...AUDIT_ROW,
       at: c * 2000 + i,
-      organization_id: HOME_ORG,
-      memory_space_id: null,
       user_id: `user-${i % 97}`,
-      method: "POST",
-      path: `/search_memory?padding=${"x".repeat(120)}`,
-      status: 200,
     }));
     await store.write((tx) => tx.governance.insertAudit(rows));
   }
@@ -62,7 +69,9 @@ test("a store that leaves checkpoints to its search workers commits without copy
     const copied = await worker.checkpoint();
     expect(copied.frames).toBeGreaterThan(1000);
     expect(copied).toEqual({ frames: copied.frames, copied: copied.frames });
-    // The next commit starts the WAL over, as the automatic checkpoint's would.
+    // The next commit starts the WAL over, as the automatic checkpoint's would, and cuts its file back.
+    await server.write((tx) => tx.governance.insertAudit([{ ...AUDIT_ROW, at: 1 }]));
+    expect(statSync(join(dir, "workers.db-wal")).size).toBeLessThanOrEqual(WAL_KEPT_BYTES);
     await writeMany(server);
     expect((await worker.checkpoint()).frames).toBeLessThan(copied.frames * 2);
   } finally {
