@@ -4,8 +4,7 @@
 import type { Config } from "~/config/config.schema";
 import { buildServices, type Engine } from "~/main";
 import { AppError } from "~/shared/errors";
-import { ZipError } from "~/shared/zip";
-import { ExportFormatError, readOpenMemoryExport, type ImportRecord } from "~/memory/openmemory-export";
+import type { readOpenMemoryExport, ImportRecord } from "~/memory/openmemory-export";
 import { EXIT } from "./exit-codes";
 import { userScopeOf } from "~/shared/principal";
 
@@ -47,6 +46,11 @@ export async function importCommand(config: Config, a: ImportArgs): Promise<numb
     console.error(`engram: cannot read '${a.file}': no such file`);
     return EXIT.USAGE;
   }
+  // Loaded here, not with the CLI: the reader needs node:zlib (~10 ms), which `engram serve` never does.
+  const [{ ExportFormatError, readOpenMemoryExport }, { ZipError }] = await Promise.all([
+    import("~/memory/openmemory-export"),
+    import("~/shared/zip"),
+  ]);
   let parsed: ReturnType<typeof readOpenMemoryExport>;
   try {
     parsed = readOpenMemoryExport(await file.bytes(), { userId: config.userId, now: Date.now() });

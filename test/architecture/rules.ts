@@ -59,8 +59,14 @@ export const ONE_HOME: Record<string, (f: string) => boolean> = {
   jose: (f) => f === "identity/oidc.ts",
 };
 
-/** Libraries only some requests or settings need: each is loaded by import() where it is used, not at start. */
-export const LOADED_ON_USE = ["@modelcontextprotocol/sdk", "jose", "neo4j-driver", "@huggingface/transformers"];
+/** Libraries only some requests, settings or commands need: each is loaded by import() where it is used, not at start. */
+export const LOADED_ON_USE = [
+  "@modelcontextprotocol/sdk",
+  "jose",
+  "neo4j-driver",
+  "@huggingface/transformers",
+  "node:zlib",
+];
 
 /** The composition roots: the only files outside store/ that open an engine. */
 const ROOTS = ["main.ts", "rank-worker.ts"];
