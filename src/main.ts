@@ -272,7 +272,7 @@ async function startSearchWorkers(
       logger,
     });
     search.useWorkers(pool);
-    store.leaveCheckpointsToWorkers?.();
+    store.leaveCheckpointsToWorkers();
     return pool;
   } catch (e) {
     logger.error("search workers could not start; searches rank on the server thread", { error: (e as Error).message });

@@ -99,9 +99,9 @@ export interface Store {
   userChangeVersion?(owner: Owner): Promise<number>;
   /**
    * The search workers copy the store's write-ahead log back into its file from now on (SQLite: each worker's
-   * connection, rank-worker.ts): the server's commits stop doing it. Absent: the engine has no such log here.
+   * connection, rank-worker.ts): the server's commits stop doing it. PostgreSQL runs no search workers: nothing.
    */
-  leaveCheckpointsToWorkers?(): void;
+  leaveCheckpointsToWorkers(): void;
   readonly vectorErasures: VectorErasures;
   /** The vector index serving semantic search (SQLite: "sqlite-vec", or "portable" where it cannot load). */
   readonly vectorIndex: string;

@@ -124,6 +124,9 @@ export class PostgresStore implements Store {
   /** Its keyword index is a tsvector column of each row: no segments to merge, no upkeep to hold back. */
   serving(): void {}
 
+  /** Search workers run on SQLite only (main.ts): the server never hands its checkpoints to any here. */
+  leaveCheckpointsToWorkers(): void {}
+
   /**
    * Nothing to do in the transaction's wake: the erasure's rows are gone for every reader once it commits.
    * Their bytes stay in dead tuples until (auto)VACUUM reuses the space, and in the WAL and its archives as
