@@ -4,29 +4,36 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDb } from "~/store/sqlite/connection";
+import { type Db, openDb } from "~/store/sqlite/connection";
+import type { SqliteStore } from "~/store/sqlite/sqlite-store";
 import { NATIVE_CACHE, openTestStore } from "../../support/store";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-external-version-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-test("a commit by another connection (another process) changes the version from the next turn on", async () => {
-  const file = join(dir, "a.db");
+/** A store and a second connection on its file, as another process holds it; both closed after `fn`. */
+async function withOtherProcess(name: string, fn: (store: SqliteStore, otherProcess: Db) => Promise<void>) {
+  const file = join(dir, name);
   const store = await openTestStore(file);
   const otherProcess = await openDb(file, { nativeCacheDir: NATIVE_CACHE });
   try {
+    await fn(store, otherProcess);
+  } finally {
+    otherProcess.close();
+    await store.close();
+  }
+}
+
+test("a commit by another connection (another process) changes the version from the next turn on", () =>
+  withOtherProcess("a.db", async (store, otherProcess) => {
     const before = store.externalVersion();
     await nextTurn();
     expect(store.externalVersion()).toBe(before);
     otherProcess.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('s', 'o', 0)");
     await nextTurn();
     expect(store.externalVersion()).not.toBe(before);
-  } finally {
-    otherProcess.close();
-    await store.close();
-  }
-});
+  }));
 
 test("a commit through another store of this process changes the version at once", async () => {
   const file = join(dir, "b.db");
@@ -54,11 +61,8 @@ test("this store's own commits leave the version as it was", async () => {
   }
 });
 
-test("the turn's first read sees another connection's earlier commit, and the version it notes says so", async () => {
-  const file = join(dir, "d.db");
-  const store = await openTestStore(file);
-  const otherProcess = await openDb(file, { nativeCacheDir: NATIVE_CACHE });
-  try {
+test("the turn's first read sees another connection's earlier commit, and the version it notes says so", () =>
+  withOtherProcess("d.db", async (store, otherProcess) => {
     const before = store.externalVersion();
     otherProcess.run("INSERT INTO memory_spaces (id, organization_id, created_at) VALUES ('s', 'o', 0)");
     await nextTurn();
@@ -68,11 +72,7 @@ test("the turn's first read sees another connection's earlier commit, and the ve
     expect([spaces, noted === before, store.externalVersion() === noted]).toEqual([["s"], false, true]);
     await nextTurn();
     expect(store.externalVersion()).not.toBe(noted);
-  } finally {
-    otherProcess.close();
-    await store.close();
-  }
-});
+  }));
 
 test("a read that awaits holds no transaction open while it waits", async () => {
   const store = await openTestStore(join(dir, "e.db"));
