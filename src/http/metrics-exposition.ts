@@ -24,7 +24,7 @@ function httpFamilies(m: RequestMetrics): Family[] {
       name: "engram_http_requests_total",
       help: "HTTP requests answered, by method, route pattern and status",
       type: "counter",
-      samples: [...m.requests.values()].map((r) => ({
+      samples: m.requests.map((r) => ({
         labels: { method: r.method, route: r.route, status: r.status },
         value: r.count,
       })),
@@ -33,7 +33,7 @@ function httpFamilies(m: RequestMetrics): Family[] {
       name: "engram_http_request_duration_seconds",
       help: "Time to answer an HTTP request, by method and route pattern",
       type: "histogram",
-      series: [...m.durations.values()].map((d) => ({
+      series: m.durations.map((d) => ({
         labels: { method: d.method, route: d.route },
         histogram: d.histogram,
       })),

@@ -25,10 +25,10 @@ export class RequestMetrics {
   private totalMs = 0;
   readonly byEndpoint: Record<string, number> = {};
   readonly byStatus: Record<string, number> = {};
-  /** By "method route status": the counter engram_http_requests_total. */
-  readonly requests = new Map<string, RequestCount>();
-  /** By "method route": the histogram engram_http_request_duration_seconds. */
-  readonly durations = new Map<string, { method: string; route: string; histogram: Histogram }>();
+  /** Each method, route and status, in the order first seen: the counter engram_http_requests_total. */
+  readonly requests: RequestCount[] = [];
+  /** Each method and route, in the order first seen: the histogram engram_http_request_duration_seconds. */
+  readonly durations: RouteCounts[] = [];
   /**
    * The entries of `requests` and `durations` by method, then route: a request finds its own without a key
    * built and hashed per request (two template strings were 0.27 µs of every request, the rest 5 ns).
@@ -46,7 +46,7 @@ export class RequestMetrics {
     if (!r) {
       r = { method: counts.method, route, status: String(status), count: 0 };
       counts.byStatus.set(status, r);
-      this.requests.set(`${counts.method} ${route} ${status}`, r);
+      this.requests.push(r);
     }
     r.count++;
     counts.histogram.observe(ms / 1000);
@@ -59,7 +59,7 @@ export class RequestMetrics {
     if (!counts) {
       counts = { method, route, histogram: new Histogram(), byStatus: new Map() };
       routes.set(route, counts);
-      this.durations.set(`${method} ${route}`, counts);
+      this.durations.push(counts);
     }
     return counts;
   }
