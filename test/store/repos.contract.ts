@@ -412,6 +412,31 @@ export function repoContract(name: string, open: () => Promise<RepoEngine>): voi
       expect(window.map((a) => a.at - NOW)).toEqual([2, 3]);
     });
 
+    test("a batch of audit rows of any size is stored whole, each row as given, ids in the batch's order", async () => {
+      // 1,000 rows, times out of order, every third row without a principal: ids follow the list, not time.
+      const rows = Array.from({ length: 1000 }, (_, i) => ({
+        at: NOW + ((i * 37) % 1000),
+        organization_id: "org-batch",
+        memory_space_id: i % 5 ? null : `space-${i}`,
+        user_id: i % 4 ? `user-${i % 7}` : null,
+        method: i % 2 ? "GET" : "POST",
+        path: `/p/${i}`,
+        status: 200 + (i % 3),
+        ...(i % 3 ? { principal: `k${i % 11}`, route: "/p/:id", duration_ms: i / 8 } : {}),
+      }));
+      await e.tx((r) => r.governance.insertAudit(rows));
+      const q = { orgId: "org-batch", from: 0, to: NOW + 1000, limit: 1001 };
+      const stored = await e.tx((r) => r.governance.auditPage(q));
+      expect(stored.map(({ id: _, ...row }) => row)).toEqual(
+        rows.map((r) => ({ principal: null, route: null, duration_ms: null, ...r })),
+      );
+      expect(stored.map((s) => s.id)).toEqual(stored.map((s) => s.id).sort((a, b) => a - b));
+      // A batch of one, after: the next id.
+      await e.tx((r) => r.governance.insertAudit([{ ...rows[0]!, path: "/last" }]));
+      const last = await e.tx((r) => r.governance.auditPage({ ...q, after: stored.at(-1)!.id }));
+      expect(last.map((s) => s.path)).toEqual(["/last"]);
+    });
+
     test("deleting memories takes their vectors, versions and mentions with them", async () => {
       const gone = await e.tx((r) => r.memories.deleteForUser(owner("alice"), "a1", Infinity, NOW));
       expect(gone.map((g) => g.id).sort()).toEqual(["m1", "m2", "m4", "m6"]);
