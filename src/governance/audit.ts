@@ -15,6 +15,7 @@ import type { PolicyService } from "./policies";
 import { parseDateInput } from "./validate";
 import type { ErasedUsers } from "./erasure";
 import { YEAR_MS } from "./durations";
+import { AuditBuffer } from "./audit-buffer";
 
 const MAX_BUFFER = 10_000;
 /** Calls of an erased user still in flight when the erasure answered are recorded under the pseudonym. */
@@ -37,10 +38,10 @@ export interface AuditCall {
 
 export class AuditLog implements ErasedUsers {
   /**
-   * Each call's row in call order: a key's or a token's at once; the local operator's after its policy
-   * lookup (null when its organization's policy does not log calls).
+   * Each call in call order: a key's or a token's with its organization; the local operator's with its
+   * policy lookup when the policy was not cached (its organization, or null when that policy does not log calls).
    */
-  private pending: (AuditRow | Promise<AuditRow | null>)[] = [];
+  private readonly pending = new AuditBuffer();
   /**
    * Erased users by ownerKey (another organization's user of the same id is another user): their calls
    * recorded until `until` (their erasure's time + LATE_CALLS_MS) carry the pseudonym.
@@ -48,7 +49,7 @@ export class AuditLog implements ErasedUsers {
   private readonly erased = new Map<string, { pseudonym: string; until: number }>();
   private prunedAt = -Infinity;
   /** Policy lookups of recorded calls not answered yet (see settle). */
-  private readonly lookups = new Set<Promise<AuditRow | null>>();
+  private readonly lookups = new Set<Promise<string | null>>();
 
   constructor(
     private readonly store: Store,
@@ -63,19 +64,19 @@ export class AuditLog implements ErasedUsers {
 
   /**
    * Called once per answered request; the row is written at the next flush. A call with a key or a token
-   * is always logged, in its own organization: its row costs the request an object on an array. The
+   * is always logged, in its own organization: its row costs the request ten values on an array. The
    * local operator's is logged as its organization's policy says, looked up meanwhile.
    */
   record(call: AuditCall): void {
     const p = call.principal;
-    if (p && p.kind !== "local") this.pending.push(rowOf(call, this.clock.now(), p.org));
+    if (p && p.kind !== "local") this.pending.push(call, this.clock.now(), p.org);
     else if (!this.byCachedPolicy(call)) {
-      const row = this.byPolicy(call, this.clock.now());
-      this.lookups.add(row);
-      void row.finally(() => this.lookups.delete(row));
-      this.pending.push(row);
+      const org = this.byPolicy(call);
+      this.lookups.add(org);
+      void org.finally(() => this.lookups.delete(org));
+      this.pending.push(call, this.clock.now(), org);
     }
-    if (this.pending.length >= MAX_BUFFER) void this.flush();
+    if (this.pending.size >= MAX_BUFFER) void this.flush();
     else this.writes.soon();
   }
 
@@ -118,16 +119,17 @@ export class AuditLog implements ErasedUsers {
       return false; // byPolicy reads it again, and logs why it could not
     }
     if (!scope) return false;
-    if (scope.policy.compliance.auditLogging) this.pending.push(rowOf(call, this.clock.now(), scope.org));
+    if (scope.policy.compliance.auditLogging) this.pending.push(call, this.clock.now(), scope.org);
     return true;
   }
 
-  private async byPolicy(call: AuditCall, at: number): Promise<AuditRow | null> {
+  /** The organization the call is logged in, or null when its policy does not log calls. */
+  private async byPolicy(call: AuditCall): Promise<string | null> {
     try {
       // The caller's organization (the local operator's is the default one), never the space's:
       // a call is its caller's organization's to log and to read (SPEC §8).
       const { org, policy } = await this.policies.auditScope(call.principal?.org);
-      return policy.compliance.auditLogging ? rowOf(call, at, org) : null;
+      return policy.compliance.auditLogging ? org : null;
     } catch (e) {
       this.logger.error("audit log: the policy could not be read; call not recorded", { error: (e as Error).message });
       return null;
@@ -142,10 +144,8 @@ export class AuditLog implements ErasedUsers {
   /** The rows recorded since the last commit, as its part of the shared one (pruning first, when due). */
   private async unwritten(): Promise<DeferredBatch<Repos> | null> {
     if (this.clock.now() - this.prunedAt >= PRUNE_EVERY_MS) await this.pruneQuietly();
-    if (!this.pending.length) return null;
-    const calls = this.pending;
-    this.pending = [];
-    const rows = (await Promise.all(calls)).filter((r) => r !== null);
+    if (!this.pending.size) return null;
+    const rows = await this.pending.take();
     if (!rows.length) return null;
     return {
       // Named inside the write: an erasure that committed before it has told us its pseudonym by then. One
@@ -232,21 +232,4 @@ export class AuditLog implements ErasedUsers {
     }));
     return { success: true as const, entries };
   }
-}
-
-/** The row of a call in `org`; the principal, route and duration only when the request was authenticated. */
-function rowOf(call: AuditCall, at: number, org: string): AuditRow {
-  const p = call.principal;
-  return {
-    at,
-    organization_id: org,
-    memory_space_id: call.memorySpaceId ?? null,
-    user_id: call.userId ?? null,
-    method: call.method,
-    path: call.path,
-    status: call.status,
-    principal: p ? p.id : null,
-    route: p ? (call.route ?? null) : null,
-    duration_ms: p ? (call.durationMs ?? null) : null,
-  };
 }

@@ -124,6 +124,31 @@ describe("audit log", () => {
     }
   });
 
+  test("calls are written in call order whether or not they waited for a policy lookup, and a lookup that says no drops only its own call", async () => {
+    const log = t.services.governance.audit;
+    const policies = t.services.governance.policies;
+    const cached = policies.auditScopeNow.bind(policies);
+    policies.auditScopeNow = () => undefined; // every local call waits for its lookup
+    const key = { org: "default", id: "k1", kind: "key" as const };
+    const call = (path: string, principal?: typeof key) =>
+      log.record({ method: "GET", path, status: 200, userId: "u", ...(principal ? { principal, route: path } : {}) });
+    const paths = async () =>
+      (await audit()).map((e) => e.path).filter((p) => ["/a", "/b", "/c", "/d", "/e", "/f"].includes(p));
+    try {
+      call("/a");
+      call("/b", key);
+      call("/c");
+      expect(await paths()).toEqual(["/a", "/b", "/c"]);
+      await setPolicy(t, orgPolicy("GDPR", ["compliance.auditLogging", false]));
+      call("/d");
+      call("/e", key); // a key's calls are logged whatever the policy says
+      call("/f");
+      expect(await paths()).toEqual(["/a", "/b", "/c", "/e"]);
+    } finally {
+      policies.auditScopeNow = cached;
+    }
+  });
+
   test("a call after the policy turned logging off is not recorded, though the old policy was cached at once", async () => {
     await t.get("/list_memories?user_id=u");
     await t.get("/list_memories?user_id=u");
