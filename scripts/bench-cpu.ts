@@ -3,11 +3,12 @@
 // request (all its threads, from /proc) stays put. A and B serve copies of one store loaded once.
 // Usage: bun scripts/bench-cpu.ts [--memories=20000] [--users=N/1000] [--requests=2000] [--rounds=4]
 //          [--concurrency=8] [--kinds=search,get,list,add] [--a-auth] [--b-auth] [--a-root=DIR] [--b-root=DIR]
-//          [--audit-off=a|b]
+//          [--audit-off=a|b|ab|none]
 // Default: A without auth, B with --auth (a member key per user, every request audited, rate limit out of
 // reach), both from this tree. --a-root/--b-root serve from another checkout (e.g. before/after a change).
 // --audit-off=a: what auditing the local operator costs; both sides get the same organization policy (GDPR's),
-// with compliance.auditLogging off on side a (or b) and on on the other (without auth only).
+// with compliance.auditLogging off on side a (or b) and on on the other (without auth only); =ab: off on both,
+// =none: on on both (e.g. round start against main, each with the same policy; calibrate with main against main).
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +36,7 @@ const side = (name: "a" | "b", authByDefault: boolean) => ({
 });
 const SIDES = [side("a", false), side("b", true)];
 const AUDIT_OFF = arg("audit-off", "").toUpperCase();
+const auditOff = (name: string) => AUDIT_OFF === "AB" || AUDIT_OFF === name;
 /** --profile=DIR: both servers write a CPU profile there when they stop (bun --cpu-prof). */
 const PROFILE = arg("profile", "");
 
@@ -166,11 +168,11 @@ try {
     const admin = sd.auth ? createAdminKey(["bun", join(sd.root, "src/cli/index.ts")], [`--store-url=${store}`]) : "";
     const s = await start(sd.root, store, flags, PROFILE && join(PROFILE, sd.name));
     if (sd.auth) s.keys = await memberKeys(s.url, admin, users);
-    if (AUDIT_OFF) await auditPolicy(s, sd.name !== AUDIT_OFF);
+    if (AUDIT_OFF) await auditPolicy(s, !auditOff(sd.name));
     servers.push(s);
   }
   console.log(`\n${N} memories, ${USERS} users, ${REQUESTS} requests × ${ROUNDS} rounds, concurrency ${C}`);
-  const audits = (name: string) => (AUDIT_OFF ? (name === AUDIT_OFF ? " audit off" : " audit on") : "");
+  const audits = (name: string) => (AUDIT_OFF ? (auditOff(name) ? " audit off" : " audit on") : "");
   console.log(SIDES.map((s) => `${s.name}: ${s.root}${s.auth ? " --auth" : ""}${audits(s.name)}`).join("\n"));
   console.log("\n| endpoint | A µs CPU/req (median) | B µs CPU/req (median) | B / A | rounds A | rounds B |");
   console.log("|---|---|---|---|---|---|");
