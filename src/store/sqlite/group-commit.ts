@@ -3,7 +3,8 @@
 // rejects only its own caller. Every caller is answered after the shared COMMIT, never before.
 // Each commit writes the pages it dirtied to the WAL and flushes FTS5's pending terms as a new
 // segment; concurrent writers share those costs instead of paying them once each. FTS5 also flushes
-// at every savepoint, so the jobs' keyword-index entries are written after the last job (BatchTail).
+// at every savepoint, so the jobs' keyword-index entries are written after the last job (BatchTail),
+// and then the batch does the merge work their one flush did not (keyword-upkeep.ts `batchIndexed`).
 import { storeError, type Db } from "./connection";
 import type { Turns } from "./turns";
 
@@ -23,6 +24,11 @@ export class BatchTail {
   private job: (() => void)[] | null = null;
   private kept: (() => void)[] = [];
 
+  constructor(
+    /** Told, in the batch's transaction, after the kept writes ran: how many there were. */
+    private readonly ran: (writes: number) => void = () => {},
+  ) {}
+
   later(write: () => void): void {
     if (this.job) this.job.push(write);
     else write();
@@ -41,7 +47,9 @@ export class BatchTail {
   finish(run: boolean): void {
     const writes = this.kept;
     [this.kept, this.job] = [[], null];
-    if (run) for (const write of writes) write();
+    if (!run) return;
+    for (const write of writes) write();
+    this.ran(writes.length);
   }
 }
 

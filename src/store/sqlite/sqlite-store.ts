@@ -16,7 +16,7 @@ import {
 } from "./connection";
 import { migrate } from "./migrate";
 import { openStoreFile } from "./store-file";
-import { GroupCommit } from "./group-commit";
+import { BatchTail, GroupCommit } from "./group-commit";
 import { ExternalVersion } from "./external-version";
 import { Turns } from "./turns";
 import { SqliteMemoryRepo } from "./memory-repo";
@@ -84,11 +84,12 @@ export class SqliteStore implements Store {
   ) {
     this.vectorIndex = vectorSupport(db).index;
     const committed = () => this.external.committed();
-    this.commits = new GroupCommit(db, this.turns, undefined, committed);
     const writable = !db.query<{ query_only: number }, []>("PRAGMA query_only").get()!.query_only;
-    this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     const keywords = writable && upkeep ? new KeywordUpkeep(db, this.turns, upkeep, logger, committed) : null;
     this.keywordUpkeep = keywords;
+    const tail = new BatchTail((entries) => keywords?.batchIndexed(entries));
+    this.commits = new GroupCommit(db, this.turns, tail, committed);
+    this.vectorErasures = new VectorErasure(db, this.turns, logger, this.vectorIndex, writable);
     this.repos = {
       memories: new SqliteMemoryRepo(db, this.commits.tail, () => keywords?.indexed()),
       facts: new SqliteFactRepo(db),

@@ -86,6 +86,40 @@ test("a merge run leaves a keyword index of 40 commits in one segment, and every
   }
 });
 
+/** 60 group commits of 32 adds each (all 32 are ready in the same turn, so they share one commit and one flush). */
+async function fillInGroups(store: SqliteStore): Promise<void> {
+  let n = 0;
+  for (let batch = 0; batch < 60; batch++)
+    await Promise.all(
+      Array.from({ length: 32 }, () => {
+        const i = n++;
+        const words = Array.from({ length: 20 }, (_, j) => `t${(i * 7 + j) % 500}`).join(" ");
+        return store.group((r) => r.memories.insert(newMemory(`g${i}`, `bees g${i} ${words}`)));
+      }),
+    );
+}
+
+test("group commits that index many memories in one flush merge a page for each before they commit: 1,920 adds leave 4 segments, not 15", async () => {
+  const merged = await open("groups.db", manual());
+  const unmerged = await open("groups-off.db", false);
+  try {
+    await fillInGroups(merged);
+    await fillInGroups(unmerged);
+    // No idle-time merge ran (quietMs Infinity): the batches merged as they committed.
+    expect(merged.keywordUpkeep!.steps).toBe(0);
+    const segments = (s: SqliteStore) =>
+      s.db.query<{ n: number }, []>("SELECT count(DISTINCT segid) AS n FROM memories_fts_idx").get()!.n;
+    expect(segments(merged)).toBe(4);
+    expect(segments(unmerged)).toBe(15);
+    expect((await bees(merged)).rowids[0]!.length).toBe(1920);
+    expect(await bees(merged)).toEqual(await bees(unmerged));
+    integrity(merged);
+  } finally {
+    await merged.close();
+    await unmerged.close();
+  }
+});
+
 test("each run after adds writes at most twice the pages they added: the large segment is rewritten over later runs", async () => {
   const store = await open("bounded.db", manual({ maxSegments: 1 }));
   const upkeep = store.keywordUpkeep!;
