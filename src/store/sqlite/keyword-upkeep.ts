@@ -27,10 +27,19 @@ const USERMERGE = 2;
  * Pages a group commit merges for each memory it indexed (`batchIndexed`). FTS5's automerge works in proportion
  * to the leaf pages a flush writes, and a memory flushed on its own writes at least one; the group commit
  * flushes a batch's memories together (a page or two for 16), so FTS5 merged far less and a 100k load left
- * 9-26 segments where one flush per memory left 7. One page each (two a level) leaves 7-9; four each
- * cost adds ~40 % more server CPU for about the same.
+ * 9-26 segments where one flush per memory left 7. One page each (two a level) leaves 6-9; a quarter page
+ * left 20-31; four pages cost adds ~40 % more server CPU for about the same as one.
  */
 const PAGES_PER_BATCHED_ENTRY = 1;
+
+/**
+ * A group commit merges only while the index holds more segments than this (the round start's 100k loads left
+ * 7). Two a level is nearly always something to merge, and the merges cascade to larger levels: the bench's
+ * add run after a 100k load cost ~85 µs more server CPU an add (~470 against ~385) while batches merged.
+ * Beside an index the idle-time run left in 2-3 segments, adds merge nothing until FTS5's own automerge (4 a
+ * level) lets it grow past this.
+ */
+const BATCH_MAX_SEGMENTS = 6;
 
 /**
  * A run writes at most this many pages for each page of the segments beside the largest one (what was written
@@ -74,13 +83,24 @@ export class KeywordUpkeep {
    * A group commit's tail flushed the keyword entries of `entries` memories in one segment (group-commit.ts):
    * merges what FTS5's automerge would have merged had each been flushed on its own, in the batch's transaction.
    * FTS5 merges only levels that hold two segments or more, so a batch beside a merged index merges little.
+   * A merge that fails is undone alone (its savepoint) and the batch commits: the writes matter, the merge can
+   * wait for the next batch or the idle-time run. An error that ended the transaction fails the batch.
    */
   batchIndexed(entries: number): void {
-    if (entries < 2) return;
-    this.setUsermerge();
-    this.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)", [
-      entries * PAGES_PER_BATCHED_ENTRY,
-    ]);
+    if (entries < 2 || this.segmentCount() <= BATCH_MAX_SEGMENTS) return;
+    this.db.run("SAVEPOINT keyword_merge");
+    try {
+      this.setUsermerge();
+      this.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)", [
+        entries * PAGES_PER_BATCHED_ENTRY,
+      ]);
+      this.db.run("RELEASE keyword_merge");
+    } catch (e) {
+      if (!this.db.inTransaction) throw e;
+      this.db.run("ROLLBACK TO keyword_merge");
+      this.db.run("RELEASE keyword_merge");
+      this.logger.warn("keyword index merge skipped", { error: (e as Error).message });
+    }
   }
 
   /**
@@ -178,6 +198,26 @@ export class KeywordUpkeep {
       if (this.db.inTransaction) this.db.run("ROLLBACK");
       throw e;
     }
+  }
+
+  /**
+   * The index's segments, from FTS5's structure record (`_data` row 10): a 4-byte cookie, in the current format
+   * a 4-byte version marker, then the number of levels and of segments as varints. One row read, where counting
+   * them in `_idx` (segments()) reads every term page's entry.
+   */
+  private segmentCount(): number {
+    const block = this.db
+      .query<{ block: Uint8Array }, []>("SELECT block FROM memories_fts_data WHERE id = 10")
+      .get()?.block;
+    if (!block) return 0;
+    let at = block[4] === 0xff && block[5] === 0 && block[6] === 0 && block[7] === 1 ? 8 : 4;
+    const varint = () => {
+      let value = 0;
+      while (block[at]! & 0x80) value = value * 128 + (block[at++]! & 0x7f);
+      return value * 128 + block[at++]!;
+    };
+    varint(); // levels
+    return varint();
   }
 
   /** In the caller's write transaction. */

@@ -99,7 +99,10 @@ async function fillInGroups(store: SqliteStore): Promise<void> {
     );
 }
 
-test("group commits that index many memories in one flush merge a page for each before they commit: 1,920 adds leave 4 segments, not 15", async () => {
+const segmentsOf = (s: SqliteStore) =>
+  s.db.query<{ n: number }, []>("SELECT count(DISTINCT segid) AS n FROM memories_fts_idx").get()!.n;
+
+test("group commits that index many memories in one flush merge a page for each while the index holds more than 6 segments: 1,920 adds leave 5, not 15", async () => {
   const merged = await open("groups.db", manual());
   const unmerged = await open("groups-off.db", false);
   try {
@@ -107,16 +110,56 @@ test("group commits that index many memories in one flush merge a page for each 
     await fillInGroups(unmerged);
     // No idle-time merge ran (quietMs Infinity): the batches merged as they committed.
     expect(merged.keywordUpkeep!.steps).toBe(0);
-    const segments = (s: SqliteStore) =>
-      s.db.query<{ n: number }, []>("SELECT count(DISTINCT segid) AS n FROM memories_fts_idx").get()!.n;
-    expect(segments(merged)).toBe(4);
-    expect(segments(unmerged)).toBe(15);
+    expect(segmentsOf(merged)).toBe(5);
+    expect(segmentsOf(unmerged)).toBe(15);
     expect((await bees(merged)).rowids[0]!.length).toBe(1920);
     expect(await bees(merged)).toEqual(await bees(unmerged));
     integrity(merged);
   } finally {
     await merged.close();
     await unmerged.close();
+  }
+});
+
+/** 32 adds in one group commit. */
+const lateBatch = (store: SqliteStore, name: string) =>
+  Promise.all(
+    Array.from({ length: 32 }, (_, i) =>
+      store.group((r) => r.memories.insert(newMemory(`${name}${i}`, `bees ${name}${i} t1 t2 t3`))),
+    ),
+  );
+
+test("a group commit whose merge fails commits its writes all the same, the index stays whole, and the next batch merges", async () => {
+  // 15 segments, written without upkeep; opened again with it.
+  await (async (s) => (await fillInGroups(s), await s.close()))(await open("merge-fails.db", false));
+  const warnings: string[] = [];
+  const store = await openSqliteStore({
+    path: join(dir, "merge-fails.db"),
+    nativeCacheDir: NATIVE_CACHE,
+    homeOrg: HOME_ORG,
+    logger: { ...silentLogger(), warn: (message: string) => void warnings.push(message) },
+    keywordUpkeep: manual(),
+  });
+  try {
+    expect(segmentsOf(store)).toBe(15);
+    // The merge runs, then fails (as one that hit an I/O error halfway would): what it merged must be undone.
+    const run = store.db.run.bind(store.db);
+    store.db.run = ((sql: string, ...bindings: any[]) => {
+      const changes = run(sql, ...bindings);
+      if (sql.includes("'merge'")) throw new Error("injected after the merge");
+      return changes;
+    }) as typeof store.db.run;
+    await lateBatch(store, "failed");
+    expect(warnings).toEqual(["keyword index merge skipped"]);
+    expect(segmentsOf(store)).toBe(16);
+    expect((await bees(store)).rowids[0]!.length).toBe(1952);
+    integrity(store);
+    store.db.run = run;
+    await lateBatch(store, "merged");
+    expect(segmentsOf(store)).toBeLessThan(16);
+    integrity(store);
+  } finally {
+    await store.close();
   }
 });
 
