@@ -34,10 +34,10 @@ const PAGES_PER_BATCHED_ENTRY = 1;
 
 /**
  * A group commit merges only while the index holds more segments than this (the round start's 100k loads left
- * 7). Two a level is nearly always something to merge, and the merges cascade to larger levels: the bench's
- * add run after a 100k load cost ~85 µs more server CPU an add (~470 against ~385) while batches merged.
- * Beside an index the idle-time run left in 2-3 segments, adds merge nothing until FTS5's own automerge (4 a
- * level) lets it grow past this.
+ * 7). Two a level is nearly always something to merge, and the merges cascade to larger levels: merging at
+ * every batch cost the bench's add run up to ~200 µs more server CPU an add while a cascade lasted. Beside an
+ * index the idle-time run left in 2-3 segments, adds merge nothing until FTS5's own automerge (4 a level) lets
+ * it grow past this. What it costs and saves: scripts/bench-keyword-merge.ts.
  */
 const BATCH_MAX_SEGMENTS = 6;
 
