@@ -8,36 +8,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "~/shared/logger";
 import { openSqliteStore, type SqliteStore } from "~/store/sqlite/sqlite-store";
-import type { NewMemory } from "~/store/store";
 import { loadVocabulary, makeText, mulberry32 } from "./bench-data";
+import { NOW, newMemory } from "../test/support/memory-rows";
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? def;
 const N = Number(arg("memories", "100000"));
 const ROUNDS = Number(arg("rounds", "6"));
-const NOW = Date.now();
 const dir = mkdtempSync(join(tmpdir(), "engram-keyword-merge-"));
 const vocabulary = await loadVocabulary();
 const cpuUs = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
 };
-
-const memory = (id: string, text: string, user: string): NewMemory => ({
-  id,
-  org_id: "default",
-  user_id: user,
-  agent_id: "a1",
-  session_id: "",
-  memory: text,
-  metadata: "{}",
-  importance: 50,
-  source_type: "tool",
-  expires_at: null,
-  conversation_ref: null,
-  immutable_ref: null,
-  created_at: NOW,
-  retain_until: null,
-});
 
 /** `n` adds in group commits of 16 (16 ready in the same turn share one); CPU µs per add. */
 async function add(store: SqliteStore, prefix: string, n: number, seed: number): Promise<number> {
@@ -47,7 +29,7 @@ async function add(store: SqliteStore, prefix: string, n: number, seed: number):
     await Promise.all(
       Array.from({ length: Math.min(16, n - i) }, (_, j) => {
         const k = i + j;
-        const m = memory(`${prefix}${k}`, makeText(vocabulary, rnd), `user-${k % 100}`);
+        const m = newMemory(`${prefix}${k}`, makeText(vocabulary, rnd), { user_id: `user-${k % 100}` });
         return store.group((r) => r.memories.insert(m));
       }),
     );
