@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "~/shared/logger";
+import { silentLogger, type Logger } from "~/shared/logger";
 import { openSqliteStore, type SqliteStore } from "~/store/sqlite/sqlite-store";
 import type { KeywordUpkeepOptions } from "~/store/sqlite/keyword-upkeep";
 import { newMemory, owner } from "../../support/memory-rows";
@@ -24,14 +24,8 @@ const manual = (o: Partial<KeywordUpkeepOptions> = {}): KeywordUpkeepOptions => 
   ...o,
 });
 
-const open = (name: string, keywordUpkeep: KeywordUpkeepOptions | false) =>
-  openSqliteStore({
-    path: join(dir, name),
-    nativeCacheDir: NATIVE_CACHE,
-    homeOrg: HOME_ORG,
-    logger: silentLogger(),
-    keywordUpkeep,
-  });
+const open = (name: string, keywordUpkeep: KeywordUpkeepOptions | false, logger: Logger = silentLogger()) =>
+  openSqliteStore({ path: join(dir, name), nativeCacheDir: NATIVE_CACHE, homeOrg: HOME_ORG, logger, keywordUpkeep });
 
 /**
  * `n` memories, each in a write of its own (a commit, so a segment), all holding "bees"; 400 words of their
@@ -131,14 +125,13 @@ const lateBatch = (store: SqliteStore, name: string) =>
 
 test("a group commit whose merge fails commits its writes all the same, the index stays whole, and the next batch merges", async () => {
   // 15 segments, written without upkeep; opened again with it.
-  await (async (s) => (await fillInGroups(s), await s.close()))(await open("merge-fails.db", false));
+  const loaded = await open("merge-fails.db", false);
+  await fillInGroups(loaded);
+  await loaded.close();
   const warnings: string[] = [];
-  const store = await openSqliteStore({
-    path: join(dir, "merge-fails.db"),
-    nativeCacheDir: NATIVE_CACHE,
-    homeOrg: HOME_ORG,
-    logger: { ...silentLogger(), warn: (message: string) => void warnings.push(message) },
-    keywordUpkeep: manual(),
+  const store = await open("merge-fails.db", manual(), {
+    ...silentLogger(),
+    warn: (message: string) => void warnings.push(message),
   });
   try {
     expect(segmentsOf(store)).toBe(15);
