@@ -33,7 +33,7 @@ const plan = (sql: string) => queryPlan(dbOf(t), sql);
  * memory): a scan, or an index searched on nothing narrower than user, agent and expiry.
  */
 function walks(sql: string): string[] {
-  if (/ORDER BY created_at DESC[^)]*LIMIT \?$/.test(sql.trim())) return [];
+  if (/ORDER BY created_at DESC[^)]*LIMIT \+\?$/.test(sql.trim())) return [];
   return plan(sql).filter(
     (d) =>
       // A partial index of the user's superseded memories only: the existence probe reads one entry of it.

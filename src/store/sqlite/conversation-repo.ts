@@ -64,7 +64,7 @@ export class SqliteConversationRepo implements ConversationRepo {
   async messages(id: string): Promise<MessageRow[]> {
     return this.db
       .query<MessageRow, [string]>(
-        "SELECT role, content, timestamp FROM conversation_messages WHERE conversation_id = ? ORDER BY seq",
+        "SELECT role, content, timestamp FROM conversation_messages WHERE conversation_id = +? ORDER BY seq",
       )
       .all(id);
   }
@@ -73,12 +73,12 @@ export class SqliteConversationRepo implements ConversationRepo {
     if (!after)
       return this.db
         .query<ConversationRow, [string, string, number]>(
-          "SELECT * FROM conversations WHERE org_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+          "SELECT * FROM conversations WHERE org_id = +? AND user_id = +? ORDER BY created_at DESC, id DESC LIMIT +?",
         )
         .all(o.org, o.userId, limit);
     return this.db
       .query<ConversationRow, [string, string, number, number, string, number]>(
-        "SELECT * FROM conversations WHERE org_id = ? AND user_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?",
+        "SELECT * FROM conversations WHERE org_id = +? AND user_id = +? AND (created_at < ? OR (created_at = +? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT +?",
       )
       .all(o.org, o.userId, after[0], after[0], after[1], limit);
   }

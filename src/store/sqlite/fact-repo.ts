@@ -15,7 +15,7 @@ export class SqliteFactRepo implements FactRepo {
     if (!subjects.length) return [];
     return this.db
       .query<Raw, [string, string, string, string, string]>(
-        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?
+        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = +? AND user_id = +? AND agent_id = +? AND session_id = +?
            AND subject IN (SELECT value FROM json_each(?)) AND ended_by IS NULL ORDER BY id`,
       )
       .all(scope.org, scope.userId, scope.agentId, scope.sessionId, JSON.stringify(subjects))
@@ -25,8 +25,8 @@ export class SqliteFactRepo implements FactRepo {
   async recent(scope: FactScope, n: number): Promise<FactRow[]> {
     return this.db
       .query<Raw, [string, string, string, string, number]>(
-        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?
-           AND ended_by IS NULL ORDER BY id DESC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM memory_facts WHERE org_id = +? AND user_id = +? AND agent_id = +? AND session_id = +?
+           AND ended_by IS NULL ORDER BY id DESC LIMIT +?`,
       )
       .all(scope.org, scope.userId, scope.agentId, scope.sessionId, n)
       .map(row);

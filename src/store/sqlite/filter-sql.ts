@@ -1,22 +1,28 @@
 // The visibility rules of SPEC §2.3 as one SQL fragment over `memories m`: organization and user, agent,
 // session, expiry and metadata filters — fixed SQL text, user values only as parameters.
+// Values compared with = are `+?`: the statements this joins have ORDER BY (docs/ARCHITECTURE.md, "Bound values").
 import { metadataClauses, type FilterScalar } from "../metadata-filter";
 import type { MemoryFilter } from "../repos/search-repo";
 
 export type SqlParam = string | number | bigint | null | Uint8Array;
 
 export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] } {
-  const clauses = ["m.org_id = ?", "m.user_id = ?", "m.session_id = ?", "(m.expires_at IS NULL OR m.expires_at > ?)"];
+  const clauses = [
+    "m.org_id = +?",
+    "m.user_id = +?",
+    "m.session_id = +?",
+    "(m.expires_at IS NULL OR m.expires_at > ?)",
+  ];
   const params: SqlParam[] = [f.org, f.userId, f.sessionId, f.now];
   if (!f.includeSuperseded) clauses.push("m.superseded_by IS NULL");
   if (f.agentId !== undefined) {
-    clauses.push("m.agent_id = ?");
+    clauses.push("m.agent_id = +?");
     params.push(f.agentId);
   }
   for (const c of metadataClauses(f.metadata)) {
     const path = `$."${c.key}"`;
     if (c.kind === "holds") {
-      clauses.push("EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = ? AND j.type = ?)");
+      clauses.push("EXISTS (SELECT 1 FROM json_each(m.metadata, ?) j WHERE j.value = +? AND j.type = +?)");
       params.push(path, ...jsonScalar(c.value));
     } else if (c.kind === "null") {
       clauses.push("json_type(m.metadata, ?) = 'null'");
@@ -25,7 +31,7 @@ export function filterSql(f: MemoryFilter): { where: string; params: SqlParam[] 
       clauses.push("json(json_extract(m.metadata, ?)) = json(?)");
       params.push(path, c.json);
     } else {
-      clauses.push("json_extract(m.metadata, ?) = ? AND json_type(m.metadata, ?) = ?");
+      clauses.push("json_extract(m.metadata, ?) = +? AND json_type(m.metadata, ?) = +?");
       const [v, type] = jsonScalar(c.value);
       params.push(path, v, path, type);
     }

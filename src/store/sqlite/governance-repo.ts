@@ -19,7 +19,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   async activePolicy(org: string, kind: ScopeKind, scopeId: string): Promise<{ id: string; policy: string } | null> {
     return this.db
       .query<{ id: string; policy: string }, [string, string, string]>(
-        `SELECT id, policy FROM governance_policies WHERE org_id = ? AND scope_kind = ? AND scope_id = ? AND active = 1
+        `SELECT id, policy FROM governance_policies WHERE org_id = +? AND scope_kind = +? AND scope_id = +? AND active = 1
          ORDER BY created_at DESC, id DESC LIMIT 1`,
       )
       .get(org, kind, scopeId);
@@ -62,9 +62,9 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   async spaces(org: string): Promise<string[]> {
     return this.db
       .query<{ id: string }, [string, string, string]>(
-        `SELECT agent_id AS id FROM memories WHERE org_id = ?
-         UNION SELECT memory_space_id FROM conversations WHERE org_id = ?
-         UNION SELECT id FROM memory_spaces WHERE organization_id = ? ORDER BY id`,
+        `SELECT agent_id AS id FROM memories WHERE org_id = +?
+         UNION SELECT memory_space_id FROM conversations WHERE org_id = +?
+         UNION SELECT id FROM memory_spaces WHERE organization_id = +? ORDER BY id`,
       )
       .all(org, org, org)
       .map((r) => r.id);
@@ -79,7 +79,7 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
 
   async enforcementRuns(key: EnforcementKey): Promise<{ count: number; latest: EnforcementLogRow | null }> {
     const where =
-      "FROM enforcement_log WHERE org_id = ? AND scope_kind = ? AND scope_id = ? AND layers = ? AND rules = ?";
+      "FROM enforcement_log WHERE org_id = +? AND scope_kind = +? AND scope_id = +? AND layers = +? AND rules = +?";
     const args: [string, string, string, string, string] = [
       key.org_id,
       key.scope_kind,
@@ -152,20 +152,20 @@ export class SqliteGovernanceRepo implements GovernanceRepo {
   async audit(orgId: string, from: number, to: number, limit: number): Promise<AuditRow[]> {
     return this.db
       .query<AuditRow, [string, number, number, number]>(
-        "SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log WHERE organization_id = ? AND at >= ? AND at <= ? ORDER BY at, id LIMIT ?",
+        "SELECT at, organization_id, memory_space_id, user_id, method, path, status FROM audit_log WHERE organization_id = +? AND at >= ? AND at <= ? ORDER BY at, id LIMIT +?",
       )
       .all(orgId, from, to, limit);
   }
 
   async auditPage(q: AuditPageQuery): Promise<StoredAuditRow[]> {
     const params: (string | number)[] = [q.orgId, q.from, q.to, q.after ?? 0];
-    const principal = q.principal !== undefined ? (params.push(q.principal), " AND principal = ?") : "";
-    const user = q.userId !== undefined ? (params.push(q.userId), " AND user_id = ?") : "";
+    const principal = q.principal !== undefined ? (params.push(q.principal), " AND principal = +?") : "";
+    const user = q.userId !== undefined ? (params.push(q.userId), " AND user_id = +?") : "";
     params.push(q.limit);
     return this.db
       .query<StoredAuditRow, (string | number)[]>(
         `SELECT ${AUDIT_COLUMNS} FROM audit_log
-         WHERE organization_id = ? AND at >= ? AND at <= ? AND id > ?${principal}${user} ORDER BY id LIMIT ?`,
+         WHERE organization_id = +? AND at >= ? AND at <= ? AND id > ?${principal}${user} ORDER BY id LIMIT +?`,
       )
       .all(...params);
   }

@@ -20,29 +20,29 @@ const SQL = {
     VALUES ($from, $type, $to, $org, $user, $props, $now, $now)
     ON CONFLICT (from_node, type, to_node) DO UPDATE SET properties = excluded.properties, updated_at = excluded.updated_at`,
   find: `SELECT node, type, id, name, properties FROM graph_entities
-    WHERE org_id = $org AND user_id = $user AND ($type IS NULL OR type = $type) AND ($q IS NULL OR instr(name_key, $q) > 0)
-    ORDER BY CASE WHEN $q IS NULL OR name_key = $q THEN 0 WHEN substr(name_key, 1, length($q)) = $q THEN 1 ELSE 2 END, name, type, id
-    LIMIT $limit`,
+    WHERE org_id = +$org AND user_id = +$user AND ($type IS NULL OR type = +$type) AND ($q IS NULL OR instr(name_key, $q) > 0)
+    ORDER BY CASE WHEN $q IS NULL OR name_key = +$q THEN 0 WHEN substr(name_key, 1, length($q)) = +$q THEN 1 ELSE 2 END, name, type, id
+    LIMIT +$limit`,
   link: "INSERT OR IGNORE INTO graph_mentions (org_id, user_id, memory_id, node) VALUES ($org, $user, $memory, $node)",
   unlink:
     "DELETE FROM graph_mentions WHERE org_id = $org AND user_id = $user AND memory_id IN (SELECT value FROM json_each($ids))",
   mentioning: `SELECT m.memory_id AS memoryId, count(DISTINCT m.node) AS matches
     FROM json_each($refs) j
-    JOIN graph_entities e ON e.org_id = $org AND e.user_id = $user AND e.type = json_extract(j.value, '$.type') AND e.id = json_extract(j.value, '$.id')
-    JOIN graph_mentions m ON m.node = e.node AND m.org_id = $org AND m.user_id = $user
-    GROUP BY m.memory_id ORDER BY matches DESC, m.memory_id LIMIT $limit`,
+    JOIN graph_entities e ON e.org_id = +$org AND e.user_id = +$user AND e.type = json_extract(j.value, '$.type') AND e.id = json_extract(j.value, '$.id')
+    JOIN graph_mentions m ON m.node = e.node AND m.org_id = +$org AND m.user_id = +$user
+    GROUP BY m.memory_id ORDER BY matches DESC, m.memory_id LIMIT +$limit`,
   mentionsOf: `SELECT m.memory_id AS memoryId, e.type AS type, e.id AS id, e.name AS name
     FROM graph_mentions m JOIN graph_entities e ON e.node = m.node
-    WHERE m.org_id = $org AND m.user_id = $user AND m.memory_id IN (SELECT value FROM json_each($ids))
+    WHERE m.org_id = +$org AND m.user_id = +$user AND m.memory_id IN (SELECT value FROM json_each($ids))
     ORDER BY m.memory_id, e.type, e.id`,
   linked: "SELECT DISTINCT memory_id AS id FROM graph_mentions WHERE org_id = $org AND user_id = $user",
   countEntities: "SELECT count(*) AS n FROM graph_entities WHERE org_id = $org AND user_id = $user",
   users: "SELECT DISTINCT org_id AS org, user_id AS userId FROM graph_entities ORDER BY org_id, user_id",
   allEntities:
-    "SELECT node, type, id, name, properties FROM graph_entities WHERE org_id = $org AND user_id = $user ORDER BY type, id",
+    "SELECT node, type, id, name, properties FROM graph_entities WHERE org_id = +$org AND user_id = +$user ORDER BY type, id",
   allRels: `SELECT f.type AS ft, f.id AS fi, r.type AS type, t.type AS tt, t.id AS ti, r.properties AS properties
     FROM graph_relationships r JOIN graph_entities f ON f.node = r.from_node JOIN graph_entities t ON t.node = r.to_node
-    WHERE r.org_id = $org AND r.user_id = $user ORDER BY f.type, f.id, r.type, t.type, t.id`,
+    WHERE r.org_id = +$org AND r.user_id = +$user ORDER BY f.type, f.id, r.type, t.type, t.id`,
 } as const;
 
 const DELETE_USER = [

@@ -10,7 +10,7 @@ const TYPE_FILTER = "AND r.type IN (SELECT value FROM json_each($types))";
 const step = (forward: boolean, filtered: boolean): string => `
   SELECT r.${forward ? "to_node" : "from_node"}, w.depth + 1
   FROM walk w JOIN graph_relationships r ON r.${forward ? "from_node" : "to_node"} = w.node
-  WHERE w.depth < $maxDepth AND r.org_id = $org AND r.user_id = $user ${filtered ? TYPE_FILTER : ""}`;
+  WHERE w.depth < $maxDepth AND r.org_id = +$org AND r.user_id = +$user ${filtered ? TYPE_FILTER : ""}`;
 
 function build(direction: WalkDirection, filtered: boolean): string {
   const steps =
@@ -25,10 +25,10 @@ function build(direction: WalkDirection, filtered: boolean): string {
   )
   SELECT e.node AS node, e.type AS type, e.id AS id, e.name AS name, e.properties AS properties, min(w.depth) AS depth
   FROM walk w JOIN graph_entities e ON e.node = w.node
-  WHERE e.org_id = $org AND e.user_id = $user
+  WHERE e.org_id = +$org AND e.user_id = +$user
   GROUP BY w.node
   ORDER BY depth, e.type, e.id
-  LIMIT $limit`;
+  LIMIT +$limit`;
 }
 
 const WALK_SQL: Record<WalkDirection, [string, string]> = {

@@ -56,7 +56,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
   async versions(orgId: string, type: string, id: string): Promise<ImmutableVersionRow[]> {
     return this.db
       .query<ImmutableVersionRow, [string, string, string]>(
-        "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE organization_id = ? AND type = ? AND id = ? ORDER BY version DESC",
+        "SELECT version, data, metadata, created_at, user_id FROM immutable_versions WHERE organization_id = +? AND type = +? AND id = +? ORDER BY version DESC",
       )
       .all(orgId, type, id);
   }
@@ -90,7 +90,7 @@ export class SqliteImmutableRepo implements ImmutableRepo {
          SELECT v.version, v.user_id, v.created_at FROM immutable_versions v
          WHERE v.organization_id = immutable_records.organization_id AND v.type = immutable_records.type AND v.id = immutable_records.id
          ORDER BY v.version DESC LIMIT 1)
-       WHERE organization_id = ? AND type = ? AND id = ?`,
+       WHERE organization_id = +? AND type = +? AND id = +?`,
     );
     const empty = this.db.query(
       `DELETE FROM immutable_records WHERE organization_id = ?1 AND type = ?2 AND id = ?3

@@ -24,7 +24,7 @@ export class SqliteKeyRepo implements KeyRepo {
 
   async list(orgId: string): Promise<KeyRow[]> {
     return this.db
-      .query<KeyRow, [string]>(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at DESC, id`)
+      .query<KeyRow, [string]>(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = +? ORDER BY created_at DESC, id`)
       .all(orgId);
   }
 

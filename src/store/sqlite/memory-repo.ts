@@ -78,16 +78,16 @@ export class SqliteMemoryRepo implements MemoryRepo {
     after?: [number, number];
     includeSuperseded?: boolean;
   }): Promise<ListedRow[]> {
-    const agent = (q.agentId !== undefined ? " AND agent_id = ?" : "") + (q.includeSuperseded ? "" : CURRENT);
+    const agent = (q.agentId !== undefined ? " AND agent_id = +?" : "") + (q.includeSuperseded ? "" : CURRENT);
     const successor = q.includeSuperseded ? ", superseded_by" : "";
-    const after = q.after ? " AND (created_at < ? OR (created_at = ? AND rowid < ?))" : "";
+    const after = q.after ? " AND (created_at < ? OR (created_at = +? AND rowid < ?))" : "";
     const params: any[] = [q.org, q.userId, q.now];
     if (q.agentId !== undefined) params.push(q.agentId);
     if (q.after) params.push(q.after[0], q.after[0], q.after[1]);
     return this.db
       .query<ListedRow, any[]>(
         `SELECT rowid, id, memory, metadata, agent_id, session_id, created_at, has_facts${successor} FROM memories
-         WHERE org_id = ? AND user_id = ? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+         WHERE org_id = +? AND user_id = +? AND ${VISIBLE}${agent}${after} ORDER BY created_at DESC, rowid DESC LIMIT +?`,
       )
       .all(...params, q.limit);
   }
@@ -153,7 +153,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     return this.db
       .query<VersionRow, any[]>(
         `SELECT v.version, v.memory, v.metadata, v.created_at FROM memory_versions v JOIN memories m ON m.id = v.memory_id
-         WHERE m.id = ? AND m.org_id = ? AND m.user_id = ? ORDER BY v.version DESC`,
+         WHERE m.id = +? AND m.org_id = +? AND m.user_id = +? ORDER BY v.version DESC`,
       )
       .all(id, o.org, o.userId);
   }
@@ -210,7 +210,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
   async recentTexts(o: Owner, n: number): Promise<string[]> {
     return this.db
       .query<{ memory: string }, [string, string, number]>(
-        "SELECT memory FROM memories WHERE org_id = ? AND user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+        "SELECT memory FROM memories WHERE org_id = +? AND user_id = +? ORDER BY created_at DESC, rowid DESC LIMIT +?",
       )
       .all(o.org, o.userId, n)
       .map((r) => r.memory);
@@ -251,7 +251,7 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const rows = this.db
       .query<{ by: string; id: string }, [string, string, string]>(
         `SELECT m.superseded_by AS by, m.id FROM json_each(?) j CROSS JOIN memories m INDEXED BY memories_by_successor ON m.superseded_by = j.value
-         WHERE m.org_id = ? AND m.user_id = ? ORDER BY m.created_at DESC, m.rowid DESC`,
+         WHERE m.org_id = +? AND m.user_id = +? ORDER BY m.created_at DESC, m.rowid DESC`,
       )
       .all(JSON.stringify(ids), o.org, o.userId);
     for (const r of rows) out.set(r.by, [...(out.get(r.by) ?? []), r.id]);
@@ -263,10 +263,10 @@ export class SqliteMemoryRepo implements MemoryRepo {
     const rows = this.db
       .query<MemoryRow, [string, string, string, string, string]>(
         `WITH RECURSIVE chain(id, depth) AS (
-           SELECT id, 1 FROM memories WHERE superseded_by = ? AND org_id = ? AND user_id = ?
+           SELECT id, 1 FROM memories WHERE superseded_by = +? AND org_id = +? AND user_id = +?
            UNION SELECT m.id, c.depth + 1 FROM chain c JOIN memories m ON m.superseded_by = c.id WHERE c.depth < 1000
          )
-         SELECT m.rowid, m.* FROM chain c JOIN memories m ON m.id = c.id WHERE m.org_id = ? AND m.user_id = ?
+         SELECT m.rowid, m.* FROM chain c JOIN memories m ON m.id = c.id WHERE m.org_id = +? AND m.user_id = +?
          ORDER BY m.created_at DESC, m.rowid DESC`,
       )
       .all(id, o.org, o.userId, o.org, o.userId);

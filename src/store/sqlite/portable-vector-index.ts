@@ -201,7 +201,7 @@ export class PortableVectorIndex {
   private place(edits: Edits, r: VectorRow, vector: Float32Array): void {
     const candidates = this.db
       .query<{ chunk_id: number; used: number }, [string, string]>(
-        `SELECT chunk_id, used FROM ${this.table} WHERE owner = ? AND session_id = ? ORDER BY chunk_id`,
+        `SELECT chunk_id, used FROM ${this.table} WHERE owner = +? AND session_id = +? ORDER BY chunk_id`,
       )
       .all(ownerKey(r), r.sessionId);
     const id = candidates.find((k) => (edits.get(k.chunk_id)?.used ?? k.used) < this.slots)?.chunk_id;

@@ -25,7 +25,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
       .query<ConversationInfo, [number, string, string, string, number]>(
         `SELECT id, created_at AS createdAt, last_message_at AS lastMessageAt, archived_at AS archivedAt, bytes + ? AS bytes,
            retain_until AS retainUntil
-         FROM conversations WHERE org_id = ? AND memory_space_id = ? AND id > ? ORDER BY id LIMIT ?`,
+         FROM conversations WHERE org_id = +? AND memory_space_id = +? AND id > ? ORDER BY id LIMIT +?`,
       )
       .all(ROW_OVERHEAD, org, spaceId, afterId, limit);
   }
@@ -51,7 +51,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
            m.conversation_ref IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = m.conversation_ref AND c.org_id = m.org_id) AS conversationRefExists,
            m.immutable_ref IS NOT NULL AND EXISTS (SELECT 1 FROM immutable_records r
              WHERE r.organization_id = m.org_id AND r.type = substr(m.immutable_ref, 1, instr(m.immutable_ref, '/') - 1) AND r.id = substr(m.immutable_ref, instr(m.immutable_ref, '/') + 1)) AS immutableRefExists
-         FROM memories m WHERE m.org_id = ? AND m.agent_id = ? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT ?`,
+         FROM memories m WHERE m.org_id = +? AND m.agent_id = +? AND m.rowid > ? AND m.superseded_by IS NULL ORDER BY m.rowid LIMIT +?`,
       )
       .all(ROW_OVERHEAD, org, spaceId, afterRowid, limit);
     const old = this.versionsOf(
@@ -103,7 +103,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
         `SELECT rowid, id, org_id AS org, user_id AS userId, updated_at AS updatedAt, expires_at AS expiresAt, retain_until AS retainUntil,
            length(CAST(memory AS BLOB)) + length(metadata) + ? + coalesce((SELECT sum(length(CAST(v.memory AS BLOB)) + length(v.metadata) + ?)
              FROM memory_versions v WHERE v.memory_id = m.id), 0) AS bytes
-         FROM memories m WHERE org_id = ? AND agent_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+         FROM memories m WHERE org_id = +? AND agent_id = +? AND expires_at IS NOT NULL AND expires_at <= ? AND rowid > ? ORDER BY rowid LIMIT +?`,
       )
       .all(ROW_OVERHEAD, ROW_OVERHEAD, org, spaceId, now, afterRowid, limit);
   }
@@ -112,7 +112,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
     const rows = this.db
       .query<Omit<ImmutableInfo, "versions">, [string, string, string, string, number]>(
         `SELECT type, id, created_at AS createdAt, accessed_at AS lastUsedAt FROM immutable_records
-         WHERE organization_id = ? AND (type > ? OR (type = ? AND id > ?)) ORDER BY type, id LIMIT ?`,
+         WHERE organization_id = +? AND (type > ? OR (type = +? AND id > ?)) ORDER BY type, id LIMIT +?`,
       )
       .all(orgId, after[0], after[0], after[1], limit);
     // Join through json_each so each (organization, type, id) uses the primary key instead of a scan.
@@ -132,7 +132,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
         `SELECT namespace, key, created_at AS createdAt, updated_at AS updatedAt, accessed_at AS accessedAt, expires_at AS expiresAt,
            retain_until AS retainUntil,
            length(CAST(value AS BLOB)) + ? AS bytes
-         FROM mutable_entries WHERE organization_id = ? AND (namespace > ? OR (namespace = ? AND key > ?)) ORDER BY namespace, key LIMIT ?`,
+         FROM mutable_entries WHERE organization_id = +? AND (namespace > ? OR (namespace = +? AND key > ?)) ORDER BY namespace, key LIMIT +?`,
       )
       .all(ROW_OVERHEAD, orgId, after[0], after[0], after[1], limit);
   }

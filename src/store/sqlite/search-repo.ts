@@ -26,7 +26,7 @@ const REPLY_SQL = (where: string) => `
         AND (n.created_at > a.created_at OR n.rowid > a.rowid) AND n.agent_id = a.agent_id AND n.session_id = a.session_id
       ORDER BY n.created_at, n.rowid LIMIT 1) AS reply
     FROM json_each(?) j CROSS JOIN memories a ON a.rowid = j.value
-    WHERE a.org_id = ? AND a.user_id = ? AND instr(a.memory, '?') > 0)
+    WHERE a.org_id = +? AND a.user_id = +? AND instr(a.memory, '?') > 0)
   SELECT pair.question AS question, pair.text AS text, m.rowid AS reply FROM pair JOIN memories m ON m.rowid = pair.reply
   WHERE ${where}`;
 
@@ -51,7 +51,7 @@ export class SqliteSearchRepo implements SearchRepo {
     const prefix = this.prefixOf(o);
     if (prefix === null) return { docs, rowids: words.map(() => []) };
     const match = this.db.query<[number], [string, number]>(
-      "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?",
+      "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT +?",
     );
     return {
       docs,
@@ -67,7 +67,7 @@ export class SqliteSearchRepo implements SearchRepo {
     const low = owner + prefix;
     return this.db
       .query<[string], [string, string, number]>(
-        "SELECT term FROM memories_fts_terms WHERE term >= ? AND term < ? LIMIT ?",
+        "SELECT term FROM memories_fts_terms WHERE term >= ? AND term < ? LIMIT +?",
       )
       .values(low, `${low}\uffff`, limit)
       .map((r) => (r[0] as string).slice(owner.length));
@@ -118,7 +118,7 @@ export class SqliteSearchRepo implements SearchRepo {
     const best = this.db
       .query<{ rowid: number; score: number; visible: number | null }, any[]>(
         `SELECT f.rowid AS rowid, -f.s AS score, m.rowid AS visible FROM ` +
-          `(SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT ?) f ` +
+          `(SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ? ORDER BY s LIMIT +?) f ` +
           `LEFT JOIN memories m ON m.rowid = f.rowid AND ${where} ORDER BY f.s`,
       )
       .all(match, window, ...params);
@@ -128,7 +128,7 @@ export class SqliteSearchRepo implements SearchRepo {
       .query<RankedRow, any[]>(
         `SELECT m.rowid AS rowid, -bm25(memories_fts) AS score FROM memories_fts ` +
           `JOIN memories m ON m.rowid = memories_fts.rowid ` +
-          `WHERE memories_fts MATCH ? AND ${where} ORDER BY bm25(memories_fts) LIMIT ?`,
+          `WHERE memories_fts MATCH ? AND ${where} ORDER BY bm25(memories_fts) LIMIT +?`,
       )
       .all(match, ...params, n);
   }

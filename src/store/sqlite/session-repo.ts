@@ -5,7 +5,7 @@ import type { SessionRepo, SessionRow, SessionScope } from "../repos/session-rep
 import type { Owner } from "../repos/memory-repo";
 
 const LIVE = "state IN ('active', 'idle')";
-const IN_SCOPE = "(? IS NULL OR org_id = ?) AND (? IS NULL OR user_id = ?) AND (? IS NULL OR memory_space_id = ?)";
+const IN_SCOPE = "(? IS NULL OR org_id = +?) AND (? IS NULL OR user_id = +?) AND (? IS NULL OR memory_space_id = +?)";
 const scopeArgs = (s: SessionScope) => [s.org, s.org, s.userId, s.userId, s.spaceId, s.spaceId] as const;
 
 export class SqliteSessionRepo implements SessionRepo {
@@ -44,7 +44,7 @@ export class SqliteSessionRepo implements SessionRepo {
   async liveOf(o: Owner, spaceId: string | null): Promise<SessionRow[]> {
     return this.db
       .query<SessionRow, (string | null)[]>(
-        `SELECT * FROM sessions WHERE org_id = ? AND user_id = ? AND ${LIVE} AND (? IS NULL OR memory_space_id = ?) ORDER BY created_at DESC, id DESC`,
+        `SELECT * FROM sessions WHERE org_id = +? AND user_id = +? AND ${LIVE} AND (? IS NULL OR memory_space_id = +?) ORDER BY created_at DESC, id DESC`,
       )
       .all(o.org, o.userId, spaceId, spaceId);
   }
@@ -63,8 +63,8 @@ export class SqliteSessionRepo implements SessionRepo {
     const [a = "", b = a] = states;
     return this.db
       .query<SessionRow, (string | number | null)[]>(
-        `SELECT * FROM sessions WHERE org_id = ? AND user_id = ? AND (? IS NULL OR memory_space_id = ?) AND state IN (?, ?)
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT * FROM sessions WHERE org_id = +? AND user_id = +? AND (? IS NULL OR memory_space_id = +?) AND state IN (+?, +?)
+         ORDER BY created_at DESC, id DESC LIMIT +?`,
       )
       .all(o.org, o.userId, spaceId, spaceId, a, b, limit);
   }

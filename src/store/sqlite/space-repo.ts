@@ -26,12 +26,12 @@ export class SqliteSpaceRepo implements SpaceRepo {
   async list(org: string, member?: string): Promise<SpaceRow[]> {
     if (member === undefined)
       return this.db
-        .query<SpaceRow, [string]>(`SELECT ${COLUMNS} FROM shared_spaces WHERE org_id = ? ORDER BY id`)
+        .query<SpaceRow, [string]>(`SELECT ${COLUMNS} FROM shared_spaces WHERE org_id = +? ORDER BY id`)
         .all(org);
     return this.db
       .query<SpaceRow, [string, string]>(
-        `SELECT ${COLUMNS} FROM shared_spaces s WHERE org_id = ? AND EXISTS (
-           SELECT 1 FROM shared_space_members m WHERE m.org_id = s.org_id AND m.space_id = s.id AND m.user_id = ?
+        `SELECT ${COLUMNS} FROM shared_spaces s WHERE org_id = +? AND EXISTS (
+           SELECT 1 FROM shared_space_members m WHERE m.org_id = s.org_id AND m.space_id = s.id AND m.user_id = +?
          ) ORDER BY id`,
       )
       .all(org, member);
@@ -40,7 +40,7 @@ export class SqliteSpaceRepo implements SpaceRepo {
   async members(org: string, id: string): Promise<SpaceMemberRow[]> {
     return this.db
       .query<SpaceMemberRow, [string, string]>(
-        "SELECT user_id, role FROM shared_space_members WHERE org_id = ? AND space_id = ? ORDER BY user_id",
+        "SELECT user_id, role FROM shared_space_members WHERE org_id = +? AND space_id = +? ORDER BY user_id",
       )
       .all(org, id);
   }

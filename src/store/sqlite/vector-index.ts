@@ -152,10 +152,10 @@ export class VectorIndex {
   /** Nearest neighbours inside the filter; metadata filters use an exact scan of the user's matching rows. */
   rank(filter: MemoryFilter, vector: Float32Array, n: number): RankedRow[] {
     if (filter.metadata && Object.keys(filter.metadata).length) return this.scan(filter, vector, n);
-    const agent = filter.agentId !== undefined ? " AND agent_id = ?" : "";
+    const agent = filter.agentId !== undefined ? " AND agent_id = +?" : "";
     const sql =
-      `SELECT rowid, 1 - distance AS score FROM ${this.table} WHERE embedding MATCH ? AND k = ? ` +
-      `AND owner = ? AND session_id = ? AND expires_at > ?${agent} ORDER BY distance`;
+      `SELECT rowid, 1 - distance AS score FROM ${this.table} WHERE embedding MATCH ? AND k = +? ` +
+      `AND owner = +? AND session_id = +? AND expires_at > ?${agent} ORDER BY distance`;
     const params: any[] = [vector, Math.min(n, MAX_K), partitionOf(filter), filter.sessionId, filter.now];
     if (filter.agentId !== undefined) params.push(filter.agentId);
     return this.db.query<RankedRow, any[]>(sql).all(...params);
@@ -165,7 +165,7 @@ export class VectorIndex {
     const { where, params } = filterSql(filter);
     const sql =
       `SELECT m.rowid AS rowid, 1 - vec_distance_cosine(v.embedding, ?) AS score FROM memories m ` +
-      `JOIN ${this.table} v ON v.rowid = m.rowid WHERE ${where} ORDER BY score DESC LIMIT ?`;
+      `JOIN ${this.table} v ON v.rowid = m.rowid WHERE ${where} ORDER BY score DESC LIMIT +?`;
     return this.db.query<RankedRow, any[]>(sql).all(vector, ...params, n);
   }
 }

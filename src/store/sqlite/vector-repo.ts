@@ -45,7 +45,7 @@ export class SqliteVectorRepo implements VectorRepo {
     return this.db
       .query<VectorColumns & { memory: string }, [string, number]>(
         `SELECT m.rowid, m.org_id, m.user_id, m.agent_id, m.session_id, m.expires_at, m.memory FROM memories m
-         LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT ?`,
+         LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid AND e.model = ? WHERE e.memory_rowid IS NULL LIMIT +?`,
       )
       .all(model, limit);
   }

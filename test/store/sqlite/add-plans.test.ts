@@ -91,7 +91,7 @@ describe("the add path's plans", () => {
 });
 
 describe("the list path's page", () => {
-  const pageOf = () => [...statements].filter((s) => s.includes("ORDER BY created_at DESC, rowid DESC LIMIT ?"));
+  const pageOf = () => [...statements].filter((s) => s.includes("ORDER BY created_at DESC, rowid DESC LIMIT +?"));
 
   test("a listing of current memories reads no superseded_by column (null in every row it can show), and still shows what each supersedes", async () => {
     await t.post("/add_memories", { user_id: "s", memory: "I live in Berlin" });
