@@ -1,9 +1,10 @@
 // A prepared statement must run as prepared. Bun's SQLite (3.54) prepares a statement again at every run when
 // its plan may read a bound value: a bare `?` (or `$name`) that is a LIMIT or OFFSET, or that is compared with
-// =, IS or IN in a statement with ORDER BY or GROUP BY. Binding a new value expires the plan, so each run paid a
-// full prepare (the list page: 30.5 → 17.9 µs). The store writes those values `+?`: the same value, with no
-// affinity of its own as `?` has none, as an expression the planner does not read. The plans stay the same (the
-// plan tests). The statements are captured from real requests over every path that reads or writes in bulk.
+// =, IS or IN in a statement with ORDER BY or GROUP BY. Binding a new value expires the plan, so each run paid
+// a full prepare (the list page: ~30 → ~19 µs, scripts/bench-bound-values.ts). The store writes those values
+// `+?`: the same value, with no affinity of its own as `?` has none, as an expression the planner does not
+// read. The plans stay the same (checked below). The statements are captured from real requests over every
+// path that reads or writes in bulk.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestApp } from "../../support/app";
 import { LetterEmbedder } from "../../support/embedders";
