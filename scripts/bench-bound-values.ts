@@ -2,7 +2,8 @@
 // a statement again at every run when its plan may read a bound value (a LIMIT, or a value compared with =, IS
 // or IN in an ordered or grouped statement), and Bun binds every value at every run. For each form of a
 // statement: CPU µs per run, and what preparing it costs; a form that costs what a literal costs is kept
-// prepared. Run it again after a Bun upgrade: when `?` costs what `+?` costs, the rule can go.
+// prepared. Also FTS5's own segment lookup, which pays the same and which we cannot rewrite. Run it again after
+// a Bun upgrade: when `?` costs what `+?` costs, the rule can go.
 // Usage: bun scripts/bench-bound-values.ts [--memories=20000] [--runs=10000]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,6 +70,29 @@ try {
   for (const [name, sql, params] of forms) {
     const st = db.prepare(sql);
     console.log(`| ${name} | ${perRun((i) => st.all(...params(i))).toFixed(1)} | ${prepareCost(db, sql).toFixed(1)} |`);
+  }
+  // FTS5's own statement for finding a term's page in a segment, run once per segment and term of every keyword
+  // search. FTS5 prepares it in C and binds it the same way, so it pays the same prepare at every run; we cannot
+  // rewrite it (SQLite's SQLITE_DBCONFIG_ENABLE_QPSG would stop this, and bun:sqlite does not offer it).
+  const segments = db
+    .query<[number], []>("SELECT DISTINCT segid FROM memories_fts_idx")
+    .values()
+    .map((r) => r[0]);
+  const terms = db
+    .query<[string], []>("SELECT term FROM memories_fts_idx LIMIT 200")
+    .values()
+    .map((r) => r[0]);
+  const lookup = (segid: string) =>
+    `SELECT pgno FROM 'main'.'memories_fts_idx' WHERE segid=${segid} AND term<=? ORDER BY term DESC LIMIT 1`;
+  console.log(`\nFTS5's segment lookup (${segments.length} segments), CPU µs per run\n`);
+  console.log("| form | per run | preparing it |\n|---|---|---|");
+  for (const [name, sql] of [
+    ["as FTS5 writes it (segid=?)", lookup("?")],
+    ["segid=+?", lookup("+?")],
+  ] as const) {
+    const st = db.prepare(sql);
+    const per = perRun((i) => st.get(segments[i % segments.length]!, terms[i % terms.length]!));
+    console.log(`| ${name} | ${per.toFixed(1)} | ${prepareCost(db, sql).toFixed(1)} |`);
   }
   db.close();
 
