@@ -120,7 +120,7 @@ export class KeywordUpkeep {
 
   /** The keyword index's segments now (each term lookup searches every one). */
   segments(): Promise<number> {
-    return this.turns.run(() => this.segmentPages().length);
+    return this.turns.run(() => this.segmentCount());
   }
 
   /** Merges until FTS5 finds nothing left to merge, the budget is spent, a request comes or the store closes. */
@@ -203,7 +203,7 @@ export class KeywordUpkeep {
   /**
    * The index's segments, from FTS5's structure record (`_data` row 10): a 4-byte cookie, in the current format
    * a 4-byte version marker, then the number of levels and of segments as varints. One row read, where counting
-   * them in `_idx` (segments()) reads every term page's entry.
+   * them in `_idx` (segmentPages()) reads every term page's entry.
    */
   private segmentCount(): number {
     const block = this.db
