@@ -1,9 +1,10 @@
 // What delete_all of one user's 10k memories costs, round by round, in process (the bench's last step without
 // HTTP and the model): a store of N memories for N/1000 users is loaded through the app, then each round adds
 // 10k memories to one more user (100 per request, as scripts/bench.ts) and deletes them all. Prints each round's
-// wall and CPU ms, then the same with each of the memories table's delete triggers dropped, and with SQLite's
-// secure_delete FAST instead of ON (a copy of the loaded store each time): where a round's time goes. Keyword
-// search only (no model).
+// wall and CPU ms, then the same with each of the memories table's delete triggers dropped, each of its own
+// indexes dropped (not the primary key's or the id's), all of them at once (what is left is the DELETE itself
+// and the app around it), and with SQLite's secure_delete FAST instead of ON (a copy of the loaded store each
+// time): where a round's time goes. Keyword search only (no model).
 // Usage: bun scripts/bench-delete-all.ts [--memories=20000] [--rounds=3] [--victim=10000]
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -57,12 +58,12 @@ async function fill(post: (p: string, b: unknown) => Promise<unknown>, user: str
     });
 }
 
-/** Rounds of fill-then-delete on a copy of the loaded store, after `change` (a statement) if any. */
+/** Rounds of fill-then-delete on a copy of the loaded store, after `change` (SQL statements) if any. */
 async function rounds(loaded: string, change: string | null): Promise<string> {
   const file = join(dir, `copy-${Math.random().toString(36).slice(2)}.db`);
   copyFileSync(loaded, file);
   const s = await open(file);
-  if (change) (s.services.store as SqliteStore).db.run(change);
+  if (change) (s.services.store as SqliteStore).db.exec(change);
   const out: string[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     await fill(s.post, "victim", VICTIM, 100 + r);
@@ -82,18 +83,21 @@ try {
   for (let u = 0; u < Math.max(1, N / 1000); u++) await fill(s.post, `user-${u}`, Math.min(1000, N), 7 + u);
   await s.close();
   const t = await open(loaded);
-  const names = (t.services.store as SqliteStore).db
-    .query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'memories' AND sql LIKE '%AFTER DELETE%' ORDER BY name",
+  // The delete triggers, then the indexes a DELETE keeps up (an autoindex, which has no sql, is a constraint's).
+  const parts = (t.services.store as SqliteStore).db
+    .query<{ type: "trigger" | "index"; name: string }, []>(
+      `SELECT type, name FROM sqlite_master WHERE tbl_name = 'memories' AND (
+         (type = 'trigger' AND sql LIKE '%AFTER DELETE%') OR (type = 'index' AND sql IS NOT NULL)
+       ) ORDER BY type DESC, name`,
     )
-    .all()
-    .map((r) => r.name);
+    .all();
   await t.close();
   console.log(`\n${N} memories, then ${ROUNDS} rounds of ${VICTIM} added to one user and deleted (delete_all)\n`);
   console.log("| the store | each round: wall ms (CPU ms) |\n|---|---|");
   console.log(`| as it is | ${await rounds(loaded, null)} |`);
-  for (const name of names)
-    console.log(`| without the trigger ${name} | ${await rounds(loaded, `DROP TRIGGER ${name}`)} |`);
+  const drop = (p: (typeof parts)[number]) => `DROP ${p.type.toUpperCase()} ${p.name};`;
+  for (const p of parts) console.log(`| without the ${p.type} ${p.name} | ${await rounds(loaded, drop(p))} |`);
+  console.log(`| without all of these | ${await rounds(loaded, parts.map(drop).join(" "))} |`);
   console.log(`| with secure_delete FAST | ${await rounds(loaded, "PRAGMA secure_delete = FAST")} |`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
