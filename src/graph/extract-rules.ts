@@ -44,10 +44,17 @@ const SELF_WORDS = new Set([
   "our",
 ]);
 
-const rx = (source: string) => new RegExp(source, "gdu");
+/**
+ * The expression of `source` (global, indices, unicode), compiled at its first call, not at import: the
+ * extractor's expressions took ~5 ms of every start, and a sentence only runs the technologies it names.
+ */
+const rx = (source: string, flags = "gdu"): (() => RegExp) => {
+  let re: RegExp | null = null;
+  return () => (re ??= new RegExp(source, flags));
+};
 
 interface Relation {
-  re: RegExp;
+  re: () => RegExp;
   type: string;
   /** Entity type of the object (group `obj`); the subject is the user or a person. */
   objType: string;
@@ -97,7 +104,7 @@ const RELATIONS: Relation[] = [
   },
 ];
 
-const PETS: RegExp[] = [
+const PETS: (() => RegExp)[] = [
   rx(
     `(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?:[\\p{Ll}-]+\\s+){0,2}?(?<species>${PET_SPECIES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`,
   ),
@@ -106,7 +113,7 @@ const PETS: RegExp[] = [
   ),
 ];
 
-const KIN: RegExp[] = [
+const KIN: (() => RegExp)[] = [
   rx(
     `(?<owner>\\b[Mm]y|${NAME}['’]s)\\s+(?<relation>${RELATIVES})(?:['’]s\\s+name)?(?:\\s+is)?(?:\\s+(?:called|named))?,?\\s+(?<obj>${NAME})`,
   ),
@@ -117,10 +124,10 @@ const USES = rx(
   `(?<subj>${NAME})${ADVERB}\\s+(?:use|uses|used|using|am using|are using|is using|code in|coding in|program in|programming in|write|writes|wrote|writing|prefer|prefers|love|loves|like|likes|switched to|work with|works with|working with|develop in|build with|built .{1,40}? with|deploy to|deploys to|learning|learned|learnt)\\b`,
 );
 
-const TECH_RES: { tech: Tech; re: RegExp; needs: string[] | null }[] = TECHNOLOGIES.map((tech) => ({
+const TECH_RES: { tech: Tech; re: () => RegExp; needs: string[] | null }[] = TECHNOLOGIES.map((tech) => ({
   tech,
   needs: aliasLiterals(tech.aliases),
-  re: new RegExp(
+  re: rx(
     `(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`,
     tech.strict ? "gu" : "giu",
   ),
@@ -196,8 +203,9 @@ function scanTechs(s: SentenceScan): void {
   // In ASCII text a case-insensitive match is a match of the lower-case text: a technology none of whose
   // literals that text holds cannot match, and its expression (a look-behind at every position) is skipped.
   const lower = ASCII.test(s.text) ? s.text.toLowerCase() : null;
-  for (const { tech, re, needs } of TECH_RES) {
+  for (const { tech, re: compiled, needs } of TECH_RES) {
     if (lower !== null && needs && !needs.some((n) => lower.includes(n))) continue;
+    const re = compiled();
     re.lastIndex = 0;
     for (let m = re.exec(s.text); m; m = re.exec(s.text)) {
       const span: Span = [m.index, m.index + m[0].length];
@@ -211,7 +219,8 @@ function scanTechs(s: SentenceScan): void {
 }
 
 function scanRelations(s: SentenceScan): void {
-  for (const { re, type, objType } of RELATIONS) {
+  for (const { re: compiled, type, objType } of RELATIONS) {
+    const re = compiled();
     re.lastIndex = 0;
     for (let m = re.exec(s.text); m; m = re.exec(s.text)) {
       const obj = s.named(objType, m, "obj");
@@ -224,7 +233,8 @@ function scanRelations(s: SentenceScan): void {
 }
 
 function scanOwned(s: SentenceScan): void {
-  for (const re of [...PETS, ...KIN]) {
+  for (const compiled of [...PETS, ...KIN]) {
+    const re = compiled();
     re.lastIndex = 0;
     for (let m = re.exec(s.text); m; m = re.exec(s.text)) {
       const species = m.groups?.species;
@@ -238,8 +248,9 @@ function scanOwned(s: SentenceScan): void {
 }
 
 function scanUses(s: SentenceScan): void {
-  USES.lastIndex = 0;
-  for (let m = USES.exec(s.text); m; m = USES.exec(s.text)) {
+  const uses = USES();
+  uses.lastIndex = 0;
+  for (let m = uses.exec(s.text); m; m = uses.exec(s.text)) {
     const end = m.index + m[0].length;
     const used = s.techs.filter((t) => t.start >= end);
     if (used.length === 0) continue;
@@ -262,8 +273,9 @@ function classify(name: string, before: string, after: string): string | null {
 const NAMES = rx(NAME);
 
 function scanNames(s: SentenceScan): void {
-  NAMES.lastIndex = 0;
-  for (let m = NAMES.exec(s.text); m; m = NAMES.exec(s.text)) {
+  const names = NAMES();
+  names.lastIndex = 0;
+  for (let m = names.exec(s.text); m; m = names.exec(s.text)) {
     const span: Span = [m.index, m.index + m[0].length];
     if (overlaps(s.used, span)) continue;
     const name = cleanName(m[0]);
