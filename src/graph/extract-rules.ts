@@ -127,10 +127,7 @@ const USES = rx(
 const TECH_RES: { tech: Tech; re: () => RegExp; needs: string[] | null }[] = TECHNOLOGIES.map((tech) => ({
   tech,
   needs: aliasLiterals(tech.aliases),
-  re: rx(
-    `(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`,
-    tech.strict ? "gu" : "giu",
-  ),
+  re: rx(`(?<![\\p{L}\\p{N}_.#+-])(?:${tech.aliases})(?![\\p{L}\\p{N}_#+]|\\.[\\p{L}])`, tech.strict ? "gu" : "giu"),
 }));
 
 const ASCII = /^[\x00-\x7f]*$/;
