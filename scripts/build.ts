@@ -58,8 +58,8 @@ async function embedded(t: Target, model: Embedded["model"]): Promise<Embedded> 
 
 async function compile(t: Target, outfile: string, e: Embedded): Promise<void> {
   const result = await Bun.build({
-    // The search worker is its own entry point: a compiled binary only carries the workers it lists.
-    entrypoints: [join(ROOT, "src/cli/index.ts"), join(ROOT, "src/rank-worker.ts")],
+    // Each worker (search, word list) is its own entry point: a compiled binary only carries the workers it lists.
+    entrypoints: [join(ROOT, "src/cli/index.ts"), join(ROOT, "src/rank-worker.ts"), join(ROOT, "src/words-worker.ts")],
     compile: { outfile, target: t.bun as Bun.Build.CompileTarget },
     minify: true,
     // Precompiled JavaScriptCore bytecode: the binary skips parsing its ~5 MB of JS at every start

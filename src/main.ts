@@ -89,7 +89,7 @@ export async function buildServices(config: Config, o: BuildOptions = {}): Promi
       ? o.embedder
       : await createEmbedder(download ? withModel(config, GLOVE_SIF_MODEL_ID) : config);
   // The built-in model's vocabulary tells real words from typos, whichever model embeds (built or unpacked once).
-  const knownWords = () => builtinKnownWords(config.modelsDir);
+  const knownWords = () => builtinKnownWords(config.modelsDir, new URL("./words-worker.ts", import.meta.url).href);
   const search = new SearchService(store, embedder, logger, o.searchTuning, knownWords);
   const models = download
     ? new ModelSwitch({

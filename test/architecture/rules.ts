@@ -9,7 +9,7 @@ export interface Rule {
 
 const SERVICES = ["governance", "memory", "layers", "sessions", "facts", "identity", "spaces"];
 const EVERYTHING = ["shared", "config", "store", "search", "graph", ...SERVICES, "http", "mcp", "sdk", "cli"];
-const TOP = ["main", "app", "services", "version", "client", "index", "rank-worker", "assets"];
+const TOP = ["main", "app", "services", "version", "client", "index", "rank-worker", "words-worker", "assets"];
 
 /** What each module may import (besides itself). A module not listed here fails the first rule. */
 export const MAY_IMPORT: Record<string, string[]> = {
@@ -25,6 +25,7 @@ export const MAY_IMPORT: Record<string, string[]> = {
   cli: [...EVERYTHING.filter((m) => m !== "store" && m !== "http"), ...TOP.filter((m) => m !== "cli")],
   main: [...EVERYTHING, ...TOP.filter((m) => m !== "main")],
   "rank-worker": ["shared", "search", "store"],
+  "words-worker": ["search"],
   app: ["shared", "config", "http", "mcp", "services", "identity"],
   services: ["shared", "config", "search", "graph", ...SERVICES],
   client: ["shared", "config", "sdk", ...SERVICES],

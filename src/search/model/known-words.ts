@@ -1,20 +1,8 @@
 // The built-in model's vocabulary as a word list (75k words of GloVe's most frequent, names included):
-// the real words that typo tolerance never takes for a typo (search/typos.ts). ~4 MB of heap, ~60 ms to
-// read, once per models folder and process: after the model has loaded or at the first search (search.service.ts).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fold } from "../query-terms";
+// the real words that typo tolerance never takes for a typo (search/typos.ts). ~4 MB of heap, read once per
+// models folder and process, after the model has loaded or at the first search (search.service.ts), on a
+// thread of its own (src/words-worker.ts, word-list.ts): the server thread only builds the set.
 import { installBuiltinModel } from "./builtin-model";
-
-/** Whole words of a WordPiece tokenizer.json (no ##pieces, no [SPECIAL] tokens), folded. */
-export function readKnownWords(modelDir: string): Set<string> {
-  const json = JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")) as {
-    model: { vocab: Record<string, number> };
-  };
-  const words = new Set<string>();
-  for (const token of Object.keys(json.model.vocab)) if (/^\p{L}+$/u.test(token)) words.add(fold(token));
-  return words;
-}
 
 const loaded = new Map<string, Promise<ReadonlySet<string>>>();
 
@@ -22,13 +10,32 @@ const loaded = new Map<string, Promise<ReadonlySet<string>>>();
  * The built-in model's words (the model installed first if need be), read once per models folder: every
  * engine of a process shares them (a test suite builds hundreds, and checking and parsing the model each
  * time cost ~0.5 s of CPU per engine). A failure is forgotten, so the next engine tries again.
+ * `workerUrl`: the reading thread's entry, given by the composition root.
  */
-export function builtinKnownWords(modelsDir: string): Promise<ReadonlySet<string>> {
+export function builtinKnownWords(modelsDir: string, workerUrl: string): Promise<ReadonlySet<string>> {
   let words = loaded.get(modelsDir);
   if (!words) {
-    words = installBuiltinModel(modelsDir).then(readKnownWords);
+    words = installBuiltinModel(modelsDir).then((dir) => readKnownWordsOffThread(workerUrl, dir));
     words.catch(() => loaded.delete(modelsDir));
     loaded.set(modelsDir, words);
   }
   return words;
+}
+
+/** The words of the model in `modelDir`, read by a worker that ends with its answer (it never holds the process open). */
+export function readKnownWordsOffThread(workerUrl: string, modelDir: string): Promise<ReadonlySet<string>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, { smol: true, ref: false });
+    worker.onmessage = (event: MessageEvent<{ words?: string; error?: string }>) => {
+      worker.terminate();
+      const { words, error } = event.data;
+      if (words === undefined) reject(new Error(error ?? "the word list worker answered nothing"));
+      else resolve(new Set(words.split("\n")));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`the word list worker failed: ${event.message}`));
+    };
+    worker.postMessage(modelDir);
+  });
 }

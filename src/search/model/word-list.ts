@@ -1,0 +1,15 @@
+// The built-in model's vocabulary as a word list: the whole words of a WordPiece tokenizer.json, folded.
+// Read on a thread of its own (src/words-worker.ts, started by known-words.ts), so it imports nothing else.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fold } from "../query-terms";
+
+/** Whole words of a WordPiece tokenizer.json (no ##pieces, no [SPECIAL] tokens), folded, one a line. */
+export function readKnownWords(modelDir: string): string {
+  const json = JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")) as {
+    model: { vocab: Record<string, number> };
+  };
+  const words = new Set<string>();
+  for (const token of Object.keys(json.model.vocab)) if (/^\p{L}+$/u.test(token)) words.add(fold(token));
+  return [...words].join("\n");
+}
