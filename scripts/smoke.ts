@@ -136,11 +136,18 @@ async function apiPage(url: string): Promise<SmokeResult["apiPage"]> {
   return { pageBytes: page.length, assetBytes, operations };
 }
 
+/**
+ * Stops the server; it must exit cleanly having logged no warning or error. A part that fails softly says so
+ * only there: the typo word list's worker, say, missing from a binary ("no word list for typo tolerance").
+ */
 async function stop(proc: ReturnType<typeof Bun.spawn>, signal: SmokeOptions["stopSignal"] = "SIGTERM"): Promise<void> {
   proc.kill(signal);
   const code = await proc.exited;
   running.delete(proc);
   if (code !== 0) throw new Error(`binary exited with ${code} on ${signal}`);
+  const logged = await new Response(proc.stderr as ReadableStream).text();
+  const bad = logged.split("\n").filter((line) => /\s(WARN|ERROR)\s/.test(line));
+  if (bad.length) throw new Error(`the server logged:\n${bad.join("\n")}`);
 }
 
 /** The binary's own report of its platform (the emulated one under an emulator). */
