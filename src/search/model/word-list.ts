@@ -1,5 +1,6 @@
 // The built-in model's vocabulary as a word list: the whole words of a WordPiece tokenizer.json, folded.
-// Read on a thread of its own (src/words-worker.ts, started by known-words.ts), so it imports nothing else.
+// Read on a thread of its own (src/words-worker.ts, started by known-words.ts): it imports only what the read
+// needs, not the model's installer.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fold } from "../query-terms";
