@@ -2,6 +2,7 @@
 // auxiliaries that carry negation and "used to", names, and what one pattern is.
 import { NAME } from "~/graph/extract-rules";
 import { RELATIVES } from "~/graph/extract-lexicon";
+import { lazy } from "~/shared/lazy";
 import type { Claim, ClaimOp } from "./fact-claims";
 
 export { NAME };
@@ -136,12 +137,13 @@ export const VAL = `(?<val>${NAME})`;
  * its words cue.
  */
 export function rx(source: string): () => RegExp {
-  let re: RegExp | null = null;
-  return () =>
-    (re ??= new RegExp(
-      source.replace(/\{(\w+)\}/g, (_, k: string) => PARTS[k] ?? `{${k}}`),
-      "gu",
-    ));
+  return lazy(
+    () =>
+      new RegExp(
+        source.replace(/\{(\w+)\}/g, (_, k: string) => PARTS[k] ?? `{${k}}`),
+        "gu",
+      ),
+  );
 }
 const PARTS: Record<string, string> = { SUBJ, AUX, BE, POSS, NAME, VAL, ADV };
 

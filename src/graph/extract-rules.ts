@@ -1,6 +1,7 @@
 // The rule-based extractor (the default): per sentence, dates and known technologies first,
 // then relation patterns ("X works at Y", "my dog is X", "X lives in Y", "I use X"), then any
 // other capitalised name that a cue word classifies. Precision over recall: no cue, no entity.
+import { lazy } from "~/shared/lazy";
 import { aliasLiterals } from "./tech-literals";
 import { findDates } from "./extract-dates";
 import { ExtractionBuilder, type EntityExtractor, type Extraction } from "./extract";
@@ -48,10 +49,7 @@ const SELF_WORDS = new Set([
  * The expression of `source` (global, indices, unicode), compiled at its first call, not at import: the
  * extractor's expressions took ~5 ms of every start, and a sentence only runs the technologies it names.
  */
-const rx = (source: string, flags = "gdu"): (() => RegExp) => {
-  let re: RegExp | null = null;
-  return () => (re ??= new RegExp(source, flags));
-};
+const rx = (source: string, flags = "gdu") => lazy(() => new RegExp(source, flags));
 
 interface Relation {
   re: () => RegExp;
