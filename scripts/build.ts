@@ -58,7 +58,8 @@ async function embedded(t: Target, model: Embedded["model"]): Promise<Embedded> 
 
 async function compile(t: Target, outfile: string, e: Embedded): Promise<void> {
   const result = await Bun.build({
-    // Each worker (search, word list) is its own entry point: a compiled binary only carries the workers it lists.
+    // Each worker (search, word list) is its own entry point, listed so that the binary carries it whether or not
+    // the bundler follows the `new URL(…, import.meta.url)` that names it.
     entrypoints: [join(ROOT, "src/cli/index.ts"), join(ROOT, "src/rank-worker.ts"), join(ROOT, "src/words-worker.ts")],
     compile: { outfile, target: t.bun as Bun.Build.CompileTarget },
     minify: true,

@@ -5,12 +5,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fold } from "../query-terms";
 
-/** Whole words of a WordPiece tokenizer.json (no ##pieces, no [SPECIAL] tokens), folded, one a line. */
+/**
+ * Whole words of a WordPiece tokenizer.json (no ##pieces, no [SPECIAL] tokens), folded, one a line. Two
+ * tokens may fold to one word: the set the server thread builds from the lines keeps it once.
+ */
 export function readKnownWords(modelDir: string): string {
   const json = JSON.parse(readFileSync(join(modelDir, "tokenizer.json"), "utf8")) as {
     model: { vocab: Record<string, number> };
   };
-  const words = new Set<string>();
-  for (const token of Object.keys(json.model.vocab)) if (/^\p{L}+$/u.test(token)) words.add(fold(token));
-  return [...words].join("\n");
+  return Object.keys(json.model.vocab)
+    .filter((token) => /^\p{L}+$/u.test(token))
+    .map(fold)
+    .join("\n");
 }
